@@ -1,0 +1,45 @@
+// Retrieval metrics for a ranked list against a set of relevant names (binary relevance).
+
+/** Share of the relevant names found in the first k results. */
+export function recallAt(ranked, relevant, k) {
+  const top = new Set(ranked.slice(0, k))
+  return relevant.filter((name) => top.has(name)).length / relevant.length
+}
+
+/** NDCG@k with binary gain: rewards relevant names near the top. */
+export function ndcgAt(ranked, relevant, k) {
+  const wanted = new Set(relevant)
+  let dcg = 0
+  ranked.slice(0, k).forEach((name, i) => {
+    if (wanted.has(name)) dcg += 1 / Math.log2(i + 2)
+  })
+  let ideal = 0
+  for (let i = 0; i < Math.min(k, relevant.length); i++) ideal += 1 / Math.log2(i + 2)
+  return dcg / ideal
+}
+
+/** Mean of per-request metrics, rounded to three decimals as reported. */
+export function summarize(rows) {
+  const mean = (key) => rows.reduce((sum, row) => sum + row[key], 0) / rows.length
+  const round = (x) => Math.round(x * 1000) / 1000
+  return {
+    requests: rows.length,
+    r1: round(mean('r1')),
+    r5: round(mean('r5')),
+    r10: round(mean('r10')),
+    ndcg10: round(mean('ndcg10')),
+  }
+}
+
+/**
+ * The held-back part of the dev set: a fixed 30% of requests chosen by a hash of their id, so the
+ * split never depends on file order and never changes between runs.
+ */
+export function isHeldBack(id) {
+  let hash = 0x811c9dc5
+  for (const byte of Buffer.from(id, 'utf8')) {
+    hash ^= byte
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash % 10 < 3
+}

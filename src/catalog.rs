@@ -1,0 +1,141 @@
+//! Reading a tool catalog: the JSON shapes tools arrive in, reduced to name, description and
+//! parameter schema.
+//!
+//! Accepted: an array of `{name, description?, parameters?}` (what the plugin sends), of OpenAI
+//! function tools `{type: "function", function: {...}}`, or of MCP tools `{name, description,
+//! inputSchema}`; or an MCP `tools/list` result `{tools: [...]}`. Structural mistakes (not an
+//! array, a tool that is not an object or has no name) are errors that name the tool; content
+//! that is merely odd (a description that is not a string, a schema that is not an object) is
+//! ignored, because one sloppy tool must not cost the whole catalog its search.
+
+use std::fmt;
+
+use crate::json::{Json, JsonError, NodeId};
+
+/// The largest catalog text accepted, in bytes. Far above any real catalog (10,000 real tools are
+/// ~6 MB), low enough that a runaway producer fails fast with a clear message.
+pub const MAX_CATALOG_BYTES: usize = 128 * 1024 * 1024;
+
+/// One tool as the index sees it. `parameters` points into the catalog's [`Json`].
+#[derive(Debug, Clone, Copy)]
+pub struct ToolSpec<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    pub parameters: Option<NodeId>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum CatalogError {
+    TooLarge(usize),
+    Json(JsonError),
+    NotAList(&'static str),
+    NotATool { index: usize, kind: &'static str },
+    NoName { index: usize },
+}
+
+impl fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooLarge(bytes) => write!(
+                f,
+                "tool catalog is {bytes} bytes; the limit is {MAX_CATALOG_BYTES} bytes"
+            ),
+            Self::Json(error) => write!(f, "tool catalog is not valid JSON: {error}"),
+            Self::NotAList(kind) => write!(
+                f,
+                "tool catalog must be a JSON array of tools (or an object with a \"tools\" array), got {kind}"
+            ),
+            Self::NotATool { index, kind } => {
+                write!(f, "tool at index {index} must be an object, got {kind}")
+            }
+            Self::NoName { index } => {
+                write!(f, "tool at index {index} has no \"name\" string (it must be non-empty)")
+            }
+        }
+    }
+}
+
+/// Parses catalog text. The returned [`Json`] owns the text the specs borrow.
+pub fn parse(text: &str) -> Result<Json, CatalogError> {
+    if text.len() > MAX_CATALOG_BYTES {
+        return Err(CatalogError::TooLarge(text.len()));
+    }
+    Json::parse(text).map_err(CatalogError::Json)
+}
+
+/// The tools of a parsed catalog, in catalog order (duplicates included; the index keeps the first).
+pub fn tools(json: &Json) -> Result<Vec<ToolSpec<'_>>, CatalogError> {
+    let root = json.root();
+    let list = json.get(root, "tools").filter(|_| json.members(root).is_some()).unwrap_or(root);
+    let items = json.items(list).ok_or(CatalogError::NotAList(json.kind(list)))?;
+    items.iter().enumerate().map(|(index, &item)| tool(json, index, item)).collect()
+}
+
+fn tool(json: &Json, index: usize, item: NodeId) -> Result<ToolSpec<'_>, CatalogError> {
+    if json.members(item).is_none() {
+        return Err(CatalogError::NotATool { index, kind: json.kind(item) });
+    }
+    // OpenAI's wire form nests the definition one level down.
+    let def = match json.get(item, "function") {
+        Some(inner) if json.get_str(item, "type") == Some("function") && json.members(inner).is_some() => inner,
+        _ => item,
+    };
+    let name = json.get_str(def, "name").filter(|n| !n.is_empty()).ok_or(CatalogError::NoName { index })?;
+    let parameters = ["parameters", "inputSchema", "input_schema"]
+        .iter()
+        .filter_map(|key| json.get(def, key))
+        .find(|&schema| json.members(schema).is_some());
+    Ok(ToolSpec { name, description: json.get_str(def, "description").unwrap_or(""), parameters })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<Vec<(String, String, bool)>, String> {
+        let json = parse(text).map_err(|e| e.to_string())?;
+        let specs = tools(&json).map_err(|e| e.to_string())?;
+        Ok(specs
+            .iter()
+            .map(|t| (t.name.to_string(), t.description.to_string(), t.parameters.is_some()))
+            .collect())
+    }
+
+    #[test]
+    fn reads_plain_openai_and_mcp_shapes() {
+        let plain = r#"[{"name": "a", "description": "A", "parameters": {"type": "object"}}]"#;
+        let openai = r#"[{"type": "function", "function": {"name": "a", "description": "A", "parameters": {}}}]"#;
+        let mcp = r#"{"tools": [{"name": "a", "description": "A", "inputSchema": {"type": "object"}}]}"#;
+        for text in [plain, openai, mcp] {
+            assert_eq!(read(text).unwrap(), [("a".into(), "A".into(), true)], "{text}");
+        }
+    }
+
+    #[test]
+    fn odd_content_is_ignored_not_fatal() {
+        let text = r#"[{"name": "a", "description": 42, "parameters": "nope"}, {"name": "b", "parameters": []}]"#;
+        assert_eq!(read(text).unwrap(), [("a".into(), "".into(), false), ("b".into(), "".into(), false)]);
+    }
+
+    #[test]
+    fn structural_mistakes_name_the_tool() {
+        let cases = [
+            ("{\"a\": 1}", "tool catalog must be a JSON array of tools (or an object with a \"tools\" array), got an object"),
+            ("7", "tool catalog must be a JSON array of tools (or an object with a \"tools\" array), got a number"),
+            ("[{\"name\": \"a\"}, \"b\"]", "tool at index 1 must be an object, got a string"),
+            ("[{\"description\": \"x\"}]", "tool at index 0 has no \"name\" string (it must be non-empty)"),
+            ("[{\"name\": 5}]", "tool at index 0 has no \"name\" string (it must be non-empty)"),
+            ("[{\"name\": \"\"}]", "tool at index 0 has no \"name\" string (it must be non-empty)"),
+            ("[{\"name\": \"a\"", "tool catalog is not valid JSON: unexpected end of JSON input at line 1, column 14"),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(read(text).unwrap_err(), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_empty_list_is_an_empty_catalog() {
+        assert_eq!(read("[]").unwrap(), []);
+        assert_eq!(read("{\"tools\": []}").unwrap(), []);
+    }
+}

@@ -1,0 +1,492 @@
+//! A small JSON reader that stores a document as a flat arena of nodes.
+//!
+//! Why not `serde_json::Value`: the catalog and session events come from other plugins and from
+//! disk, so they can be hostile. serde_json parses nested values by recursion and refuses input
+//! deeper than 128 levels, and a `Value` is freed by recursion too, so a schema nested 100,000
+//! levels deep would either fail the whole catalog or overflow the stack. Here nesting costs heap,
+//! not stack: parsing keeps an explicit stack of open containers, and the nodes live in one `Vec`
+//! that is freed flat. Second, `JSON.stringify` writes an unpaired UTF-16 surrogate as a `\udXXX`
+//! escape (which serde_json rejects); such text is tolerated here and becomes U+FFFD.
+
+use std::fmt;
+
+/// Index of a node in [`Json::nodes`].
+pub type NodeId = usize;
+
+/// One parsed JSON value. Containers refer to their children by [`NodeId`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node {
+    Null,
+    Bool(bool),
+    Number(f64),
+    String(String),
+    Array(Vec<NodeId>),
+    /// Members in document order; a repeated key keeps every occurrence (see [`Json::get`]).
+    Object(Vec<(String, NodeId)>),
+}
+
+/// A parsed JSON document.
+#[derive(Debug)]
+pub struct Json {
+    nodes: Vec<Node>,
+    root: NodeId,
+}
+
+/// Why a text is not JSON, with the place it went wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JsonError {
+    pub message: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at line {}, column {}", self.message, self.line, self.column)
+    }
+}
+
+impl Json {
+    pub fn parse(text: &str) -> Result<Json, JsonError> {
+        Parser { text: text.as_bytes(), source: text, pos: 0, nodes: Vec::new() }.document()
+    }
+
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id]
+    }
+
+    /// The member `key` of an object node. A repeated key resolves to its last occurrence, as in
+    /// `JSON.parse`, so both sides of the Node-API boundary read the same value.
+    pub fn get(&self, id: NodeId, key: &str) -> Option<NodeId> {
+        match &self.nodes[id] {
+            Node::Object(members) => members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v),
+            _ => None,
+        }
+    }
+
+    pub fn str_of(&self, id: NodeId) -> Option<&str> {
+        match &self.nodes[id] {
+            Node::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn items(&self, id: NodeId) -> Option<&[NodeId]> {
+        match &self.nodes[id] {
+            Node::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn members(&self, id: NodeId) -> Option<&[(String, NodeId)]> {
+        match &self.nodes[id] {
+            Node::Object(members) => Some(members),
+            _ => None,
+        }
+    }
+
+    /// `get` followed by `str_of`: the string member `key`, if there is one.
+    pub fn get_str(&self, id: NodeId, key: &str) -> Option<&str> {
+        self.get(id, key).and_then(|v| self.str_of(v))
+    }
+
+    /// The JSON type name of a node, for error messages.
+    pub fn kind(&self, id: NodeId) -> &'static str {
+        match &self.nodes[id] {
+            Node::Null => "null",
+            Node::Bool(_) => "a boolean",
+            Node::Number(_) => "a number",
+            Node::String(_) => "a string",
+            Node::Array(_) => "an array",
+            Node::Object(_) => "an object",
+        }
+    }
+}
+
+/// A container that is still being read.
+enum Open {
+    Array(Vec<NodeId>),
+    Object { members: Vec<(String, NodeId)>, key: Option<String> },
+}
+
+struct Parser<'a> {
+    text: &'a [u8],
+    source: &'a str,
+    pos: usize,
+    nodes: Vec<Node>,
+}
+
+impl Parser<'_> {
+    fn document(mut self) -> Result<Json, JsonError> {
+        let root = self.value()?;
+        self.skip_ws();
+        if self.pos < self.text.len() {
+            return Err(self.error("unexpected text after the JSON value"));
+        }
+        Ok(Json { nodes: self.nodes, root })
+    }
+
+    /// Reads one value of any depth without recursion.
+    fn value(&mut self) -> Result<NodeId, JsonError> {
+        let mut open: Vec<Open> = Vec::new();
+        loop {
+            self.skip_ws();
+            // Start of a value: either a scalar, or a container that may close at once.
+            let mut done = match self.peek() {
+                Some(b'[') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        self.pos += 1;
+                        Some(self.push(Node::Array(Vec::new())))
+                    } else {
+                        open.push(Open::Array(Vec::new()));
+                        None
+                    }
+                }
+                Some(b'{') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b'}') {
+                        self.pos += 1;
+                        Some(self.push(Node::Object(Vec::new())))
+                    } else {
+                        let key = self.key()?;
+                        open.push(Open::Object { members: Vec::new(), key: Some(key) });
+                        None
+                    }
+                }
+                _ => Some(self.scalar()?),
+            };
+            // Attach finished values to their containers; close containers that end here.
+            while let Some(id) = done.take() {
+                let Some(top) = open.last_mut() else { return Ok(id) };
+                self.skip_ws();
+                match top {
+                    Open::Array(items) => {
+                        items.push(id);
+                        match self.bump() {
+                            Some(b',') => {}
+                            Some(b']') => {
+                                let Some(Open::Array(items)) = open.pop() else { unreachable!() };
+                                done = Some(self.push(Node::Array(items)));
+                            }
+                            got => return Err(self.unexpected(got, "expected ',' or ']' in an array")),
+                        }
+                    }
+                    Open::Object { members, key } => {
+                        members.push((key.take().unwrap_or_default(), id));
+                        match self.bump() {
+                            Some(b',') => {
+                                self.skip_ws();
+                                *key = Some(self.key()?);
+                            }
+                            Some(b'}') => {
+                                let Some(Open::Object { members, .. }) = open.pop() else {
+                                    unreachable!()
+                                };
+                                done = Some(self.push(Node::Object(members)));
+                            }
+                            got => {
+                                return Err(self.unexpected(got, "expected ',' or '}' in an object"))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads `"key" :` and leaves the position at the member's value.
+    fn key(&mut self) -> Result<String, JsonError> {
+        if self.peek() != Some(b'"') {
+            return Err(self.error("expected a string key in an object"));
+        }
+        let key = self.string()?;
+        self.skip_ws();
+        match self.bump() {
+            Some(b':') => Ok(key),
+            got => Err(self.unexpected(got, "expected ':' after an object key")),
+        }
+    }
+
+    fn scalar(&mut self) -> Result<NodeId, JsonError> {
+        let node = match self.peek() {
+            Some(b'"') => Node::String(self.string()?),
+            Some(b't') => self.literal("true", Node::Bool(true))?,
+            Some(b'f') => self.literal("false", Node::Bool(false))?,
+            Some(b'n') => self.literal("null", Node::Null)?,
+            Some(b'-' | b'0'..=b'9') => Node::Number(self.number()?),
+            Some(_) => return Err(self.error("expected a JSON value")),
+            None => return Err(self.error("unexpected end of JSON input")),
+        };
+        Ok(self.push(node))
+    }
+
+    fn literal(&mut self, word: &str, node: Node) -> Result<Node, JsonError> {
+        if self.text[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(node)
+        } else {
+            Err(self.error("expected a JSON value"))
+        }
+    }
+
+    fn number(&mut self) -> Result<f64, JsonError> {
+        let start = self.pos;
+        self.eat(b'-');
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.error("expected a digit in a number")),
+        }
+        if self.eat(b'.') {
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.error("expected a digit after the decimal point"));
+            }
+            self.digits();
+        }
+        if self.eat(b'e') || self.eat(b'E') {
+            if !self.eat(b'+') {
+                self.eat(b'-');
+            }
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.error("expected a digit in the exponent"));
+            }
+            self.digits();
+        }
+        // The grammar above admits only text that `f64::from_str` accepts.
+        Ok(self.source[start..self.pos].parse().unwrap_or(f64::NAN))
+    }
+
+    fn digits(&mut self) {
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.pos += 1;
+        }
+    }
+
+    fn string(&mut self) -> Result<String, JsonError> {
+        self.pos += 1; // the opening quote
+        let mut out = String::new();
+        loop {
+            let run = self.pos;
+            while let Some(&b) = self.text.get(self.pos) {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.pos += 1;
+            }
+            // The run stops only at ASCII bytes, so it ends on a character boundary.
+            out.push_str(&self.source[run..self.pos]);
+            match self.bump() {
+                Some(b'"') => return Ok(out),
+                Some(b'\\') => self.escape(&mut out)?,
+                Some(_) => return Err(self.unexpected_at_previous("control character in a string")),
+                None => return Err(self.error("unterminated string")),
+            }
+        }
+    }
+
+    fn escape(&mut self, out: &mut String) -> Result<(), JsonError> {
+        let c = match self.bump() {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                let unit = self.hex4()?;
+                match unit {
+                    0xD800..=0xDBFF => {
+                        // A high surrogate pairs only with an immediately following low one.
+                        let after = self.pos;
+                        if self.text[self.pos..].starts_with(b"\\u") {
+                            self.pos += 2;
+                            let low = self.hex4()?;
+                            if (0xDC00..=0xDFFF).contains(&low) {
+                                let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                                char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
+                            } else {
+                                self.pos = after;
+                                char::REPLACEMENT_CHARACTER
+                            }
+                        } else {
+                            char::REPLACEMENT_CHARACTER
+                        }
+                    }
+                    _ => char::from_u32(unit).unwrap_or(char::REPLACEMENT_CHARACTER),
+                }
+            }
+            got => return Err(self.unexpected(got, "invalid escape in a string")),
+        };
+        out.push(c);
+        Ok(())
+    }
+
+    fn hex4(&mut self) -> Result<u32, JsonError> {
+        let digits = self.text.get(self.pos..self.pos + 4).unwrap_or_default();
+        let text = std::str::from_utf8(digits).unwrap_or_default();
+        match (text.len(), u32::from_str_radix(text, 16)) {
+            (4, Ok(unit)) if text.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                self.pos += 4;
+                Ok(unit)
+            }
+            _ => Err(self.error("expected four hex digits after \\u")),
+        }
+    }
+
+    fn push(&mut self, node: Node) -> NodeId {
+        self.nodes.push(node);
+        self.nodes.len() - 1
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.get(self.pos).copied()
+    }
+
+    fn bump(&mut self) -> Option<u8> {
+        let b = self.peek()?;
+        self.pos += 1;
+        Some(b)
+    }
+
+    fn eat(&mut self, b: u8) -> bool {
+        let hit = self.peek() == Some(b);
+        if hit {
+            self.pos += 1;
+        }
+        hit
+    }
+
+    fn error(&self, message: &str) -> JsonError {
+        error_at(self.source, self.pos, message)
+    }
+
+    /// An error about the byte `bump` just returned (`None`: the input ended).
+    fn unexpected(&self, got: Option<u8>, message: &str) -> JsonError {
+        match got {
+            Some(_) => self.unexpected_at_previous(message),
+            None => self.error("unexpected end of JSON input"),
+        }
+    }
+
+    fn unexpected_at_previous(&self, message: &str) -> JsonError {
+        error_at(self.source, self.pos - 1, message)
+    }
+}
+
+fn error_at(source: &str, pos: usize, message: &str) -> JsonError {
+    let before = &source.as_bytes()[..pos.min(source.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    JsonError { message: message.to_string(), line, column }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Json {
+        Json::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn reads_every_kind_of_value() {
+        let doc = parse(r#" {"a": [1, -2.5e3, true, false, null], "b": {"c": "d"}, "e": []} "#);
+        let root = doc.root();
+        let a = doc.items(doc.get(root, "a").unwrap()).unwrap();
+        assert_eq!(a.len(), 5);
+        assert_eq!(doc.node(a[1]), &Node::Number(-2500.0));
+        assert_eq!(doc.node(a[2]), &Node::Bool(true));
+        assert_eq!(doc.node(a[4]), &Node::Null);
+        let b = doc.get(root, "b").unwrap();
+        assert_eq!(doc.get_str(b, "c"), Some("d"));
+        assert_eq!(doc.items(doc.get(root, "e").unwrap()).unwrap().len(), 0);
+        assert_eq!(doc.kind(root), "an object");
+    }
+
+    #[test]
+    fn repeated_keys_resolve_to_the_last_like_json_parse() {
+        let doc = parse(r#"{"name": "first", "name": "last"}"#);
+        assert_eq!(doc.get_str(doc.root(), "name"), Some("last"));
+    }
+
+    #[test]
+    fn decodes_escapes_and_surrogate_pairs() {
+        let doc = parse(r#""a\"b\\c\/d\n\u00e9\ud83d\ude00""#);
+        assert_eq!(doc.str_of(doc.root()), Some("a\"b\\c/d\né😀"));
+    }
+
+    #[test]
+    fn lone_surrogates_become_replacement_characters() {
+        // What JSON.stringify writes for "x\uD800y" and "\uDC00".
+        let doc = parse(r#"["x\ud800y", "\udc00", "\ud800\u0041"]"#);
+        let items = doc.items(doc.root()).unwrap();
+        assert_eq!(doc.str_of(items[0]), Some("x\u{FFFD}y"));
+        assert_eq!(doc.str_of(items[1]), Some("\u{FFFD}"));
+        assert_eq!(doc.str_of(items[2]), Some("\u{FFFD}A"));
+    }
+
+    #[test]
+    fn nesting_far_deeper_than_the_stack_allows() {
+        let depth = 200_000;
+        let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let doc = parse(&text);
+        let mut id = doc.root();
+        let mut seen = 1;
+        while let Some([child]) = doc.items(id) {
+            id = *child;
+            seen += 1;
+        }
+        assert_eq!(seen, depth);
+        let objects = format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth));
+        assert!(Json::parse(&objects).is_ok());
+    }
+
+    #[test]
+    fn errors_name_the_problem_and_the_place() {
+        let cases = [
+            ("", "unexpected end of JSON input at line 1, column 1"),
+            ("[1,", "unexpected end of JSON input at line 1, column 4"),
+            ("[1 2]", "expected ',' or ']' in an array at line 1, column 4"),
+            ("{\"a\" 1}", "expected ':' after an object key at line 1, column 6"),
+            ("{1: 2}", "expected a string key in an object at line 1, column 2"),
+            ("[tru]", "expected a JSON value at line 1, column 2"),
+            ("\"a\nb\"", "control character in a string at line 1, column 3"),
+            ("\"\\x\"", "invalid escape in a string at line 1, column 3"),
+            ("\"\\u12\"", "expected four hex digits after \\u at line 1, column 4"),
+            ("01", "unexpected text after the JSON value at line 1, column 2"),
+            ("[1]\n  x", "unexpected text after the JSON value at line 2, column 3"),
+            ("-", "expected a digit in a number at line 1, column 2"),
+            ("1.", "expected a digit after the decimal point at line 1, column 3"),
+            ("1e", "expected a digit in the exponent at line 1, column 3"),
+            ("\"abc", "unterminated string at line 1, column 5"),
+        ];
+        for (text, expected) in cases {
+            let error = Json::parse(text).expect_err(text);
+            assert_eq!(error.to_string(), expected, "input {text:?}");
+        }
+    }
+
+    #[test]
+    fn multibyte_text_survives_and_columns_count_characters() {
+        let doc = parse(r#"["日本語 ü", "ok"]"#);
+        assert_eq!(doc.str_of(doc.items(doc.root()).unwrap()[0]), Some("日本語 ü"));
+        let error = Json::parse("[\"日本\" x]").unwrap_err();
+        assert_eq!((error.line, error.column), (1, 7));
+    }
+}

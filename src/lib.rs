@@ -1,0 +1,108 @@
+//! The Node-API boundary: JavaScript values in, plain Rust calls, JavaScript errors out.
+//!
+//! Everything behind it is ordinary Rust that `cargo test` exercises without Node. Every export
+//! is built with `catch_unwind`, so even a bug that panics reaches JavaScript as an `Error`
+//! instead of aborting the host process.
+
+mod bm25;
+mod catalog;
+mod document;
+mod index;
+mod json;
+mod replay;
+mod stopwords;
+mod summary;
+mod text;
+
+use napi::{Error, Result, Status};
+use napi_derive::napi;
+
+/// Longest query accepted, in characters: the plugin contract's bound, enforced here too so every
+/// caller of the addon gets the same clear error.
+pub const MAX_QUERY_CHARS: usize = 4096;
+
+/// One ranked tool.
+#[napi(object)]
+pub struct SearchHit {
+    pub name: String,
+    /// Whitespace collapsed, at most 240 characters ("..." ending when cut).
+    pub description: String,
+    /// BM25 score rounded to 6 decimals.
+    pub score: f64,
+}
+
+#[napi(object)]
+pub struct SearchOptions {
+    /// Names to leave out of the ranked results (for example tools the caller can already use).
+    /// A query equal to an excluded name still returns that tool first.
+    pub exclude: Option<Vec<String>>,
+}
+
+/// A BM25 index over a tool catalog. Build it once per catalog and keep it: searching a kept index
+/// costs microseconds, building one costs about as much as parsing the catalog.
+#[napi]
+pub struct ToolIndex {
+    index: index::Index,
+}
+
+#[napi]
+impl ToolIndex {
+    /// Indexes a JSON array of `{name, description?, parameters?}` (OpenAI function tools and MCP
+    /// `{name, description, inputSchema}` or `{tools: [...]}` are read too). Duplicate names: the
+    /// first wins.
+    #[napi(factory, js_name = "fromJson", catch_unwind)]
+    pub fn from_json(tools_json: String) -> Result<ToolIndex> {
+        let index = index::Index::from_catalog(&tools_json).map_err(invalid)?;
+        Ok(ToolIndex { index })
+    }
+
+    /// Number of distinct tools indexed.
+    #[napi(getter)]
+    pub fn size(&self) -> u32 {
+        self.index.len() as u32
+    }
+
+    /// At most `limit` tools, best first: a tool named exactly by the trimmed query first, then by
+    /// score, then by name in code-point order. `limit` must be a whole number >= 0.
+    #[napi(catch_unwind)]
+    pub fn search(&self, query: String, limit: f64, options: Option<SearchOptions>) -> Result<Vec<SearchHit>> {
+        let chars = query.chars().count();
+        if chars > MAX_QUERY_CHARS {
+            return Err(invalid(format!("query is {chars} characters long; the limit is {MAX_QUERY_CHARS}")));
+        }
+        let limit = whole_limit(limit)?;
+        let exclude = options.and_then(|o| o.exclude).unwrap_or_default();
+        let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
+        let hits = self.index.search(&query, limit, &exclude);
+        Ok(hits
+            .into_iter()
+            .map(|hit| SearchHit { name: hit.name.to_string(), description: hit.summary.to_string(), score: hit.score })
+            .collect())
+    }
+
+    /// The projected text a tool is indexed under, or null for an unknown name.
+    #[napi(js_name = "searchText")]
+    pub fn search_text(&self, name: String) -> Option<String> {
+        self.index.search_text(&name).map(str::to_string)
+    }
+}
+
+/// The names selected by successful `tool_search` results in a session's events (a JSON array of
+/// `{type, data}` events), in order of first appearance.
+#[napi(js_name = "selectionFromEvents", catch_unwind)]
+pub fn selection_from_events(events_json: String) -> Result<Vec<String>> {
+    replay::selection_from_events(&events_json).map_err(invalid)
+}
+
+/// A result count from JavaScript: a whole, non-negative number. Counts beyond the catalog are
+/// simply "all of them".
+fn whole_limit(limit: f64) -> Result<usize> {
+    if !limit.is_finite() || limit.fract() != 0.0 || limit < 0.0 {
+        return Err(invalid(format!("limit must be a whole number of results (0 or more), got {limit}")));
+    }
+    Ok(if limit >= usize::MAX as f64 { usize::MAX } else { limit as usize })
+}
+
+fn invalid(message: impl ToString) -> Error {
+    Error::new(Status::InvalidArg, message.to_string())
+}

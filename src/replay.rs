@@ -1,0 +1,268 @@
+//! Rebuilding an Agent's selected tools from its session log.
+//!
+//! The plugin commits a selection only from a successful `tool_search` result and persists that
+//! result's canonical JSON, so replaying the log reproduces the live set. Two event shapes carry
+//! such results in DSH 0.1.x:
+//! - a model-direct call: `tool/call {callId, name}` then `tool/result {message: {content:
+//!   [{type: "tool-result", toolCallId, isError?, content: [{type: "text", text}]}]}, error?}`;
+//! - a call made inside `run_code` (code mode): one `tool/code-dispatch {subCallId, name,
+//!   isError, content}` event (the call id is `<parent>:code:<n>`).
+//!
+//! Anything else is skipped: failed results, text that is not the `schemaVersion: 1` payload,
+//! results whose call is missing (a truncated log), and events of other shapes.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::json::{Json, JsonError, Node, NodeId};
+
+/// The tool whose results select tools.
+pub const SEARCH_TOOL: &str = "tool_search";
+/// The payload version this replay understands.
+const SCHEMA_VERSION: f64 = 1.0;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReplayError {
+    Json(JsonError),
+    NotAList(&'static str),
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Json(error) => write!(f, "session events are not valid JSON: {error}"),
+            Self::NotAList(kind) => write!(f, "session events must be a JSON array, got {kind}"),
+        }
+    }
+}
+
+/// Names selected by the successful `tool_search` results in `events_json`, in order of first
+/// appearance.
+pub fn selection_from_events(events_json: &str) -> Result<Vec<String>, ReplayError> {
+    let json = Json::parse(events_json).map_err(ReplayError::Json)?;
+    let events = json.items(json.root()).ok_or(ReplayError::NotAList(json.kind(json.root())))?;
+    let mut replay = Replay { json: &json, calls: HashMap::new(), selected: Vec::new(), seen: HashSet::new() };
+    for &event in events {
+        replay.event(event);
+    }
+    Ok(replay.selected)
+}
+
+struct Replay<'a> {
+    json: &'a Json,
+    /// Call id to tool name, from `tool/call` events.
+    calls: HashMap<&'a str, &'a str>,
+    selected: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl<'a> Replay<'a> {
+    fn event(&mut self, event: NodeId) {
+        let json = self.json;
+        let Some(data) = json.get(event, "data") else { return };
+        match json.get_str(event, "type") {
+            Some("tool/call") => {
+                if let (Some(id), Some(name)) = (json.get_str(data, "callId"), json.get_str(data, "name")) {
+                    self.calls.insert(id, name);
+                }
+            }
+            Some("tool/result") => self.tool_result(data),
+            Some("tool/code-dispatch") => {
+                if json.get_str(data, "name") == Some(SEARCH_TOOL) && is_false(json, data, "isError") {
+                    self.content(data);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn tool_result(&mut self, data: NodeId) {
+        let json = self.json;
+        if json.get(data, "error").is_some_and(|e| !matches!(json.node(e), Node::Null)) {
+            return;
+        }
+        let Some(message) = json.get(data, "message") else { return };
+        let Some(blocks) = json.get(message, "content").and_then(|c| json.items(c)) else { return };
+        for &block in blocks {
+            let call = json.get_str(block, "toolCallId");
+            let is_search = call.and_then(|id| self.calls.get(id)) == Some(&SEARCH_TOOL);
+            let failed = json.get(block, "isError").is_some_and(|v| !matches!(json.node(v), Node::Bool(false)));
+            if json.get_str(block, "type") == Some("tool-result") && is_search && !failed {
+                self.content(block);
+            }
+        }
+    }
+
+    /// Reads every text part of a result's `content`.
+    fn content(&mut self, holder: NodeId) {
+        let json = self.json;
+        let Some(parts) = json.get(holder, "content").and_then(|c| json.items(c)) else { return };
+        for &part in parts {
+            if json.get_str(part, "type") == Some("text") {
+                if let Some(text) = json.get_str(part, "text") {
+                    self.payload(text);
+                }
+            }
+        }
+    }
+
+    /// Takes the tool names of a canonical `tool_search` payload; ignores any other text.
+    fn payload(&mut self, text: &str) {
+        let Ok(payload) = Json::parse(text) else { return };
+        let root = payload.root();
+        let version_ok = payload.get(root, "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(SCHEMA_VERSION));
+        let Some(tools) = payload.get(root, "tools").and_then(|t| payload.items(t)) else { return };
+        if !version_ok {
+            return;
+        }
+        for &tool in tools {
+            if let Some(name) = payload.get_str(tool, "name").filter(|n| !n.is_empty()) {
+                if self.seen.insert(name.to_string()) {
+                    self.selected.push(name.to_string());
+                }
+            }
+        }
+    }
+}
+
+/// Whether `key` is present and exactly `false` (a missing flag does not count as success).
+fn is_false(json: &Json, node: NodeId, key: &str) -> bool {
+    json.get(node, key).is_some_and(|v| matches!(json.node(v), Node::Bool(false)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn payload(names: &[&str]) -> String {
+        let tools: Vec<String> = names
+            .iter()
+            .map(|n| format!(r#"{{"name":"{n}","description":"d","score":1.5}}"#))
+            .collect();
+        format!(r#"{{"schemaVersion":1,"query":"q","tools":[{}]}}"#, tools.join(","))
+    }
+
+    fn call(id: &str, name: &str) -> String {
+        format!(r#"{{"type":"tool/call","seq":1,"time":0,"data":{{"turn":1,"step":1,"callId":"{id}","name":"{name}","arguments":"{{}}"}}}}"#)
+    }
+
+    fn text_part(text: &str) -> String {
+        format!(r#"{{"type":"text","text":{}}}"#, json_string(text))
+    }
+
+    fn result_with(id: &str, parts: &[String], extra: &str) -> String {
+        format!(
+            r#"{{"type":"tool/result","seq":2,"time":0,"data":{{"turn":1,"step":1,{extra}"message":{{"id":"m","role":"user","content":[{{"type":"tool-result","toolCallId":"{id}","content":[{}]}}],"source":{{"kind":"tool"}}}}}}}}"#,
+            parts.join(",")
+        )
+    }
+
+    fn result(id: &str, text: &str) -> String {
+        result_with(id, &[text_part(text)], "")
+    }
+
+    fn dispatch(name: &str, is_error: bool, text: &str) -> String {
+        format!(
+            r#"{{"type":"tool/code-dispatch","seq":3,"time":0,"data":{{"rootCallId":"r","parentCallId":"p","subCallId":"p:code:1","name":"{name}","arguments":{{}},"isError":{is_error},"content":[{}]}}}}"#,
+            text_part(text)
+        )
+    }
+
+    fn json_string(text: &str) -> String {
+        let mut out = String::from("\"");
+        for c in text.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    fn replay(events: &[String]) -> Vec<String> {
+        selection_from_events(&format!("[{}]", events.join(","))).unwrap()
+    }
+
+    #[test]
+    fn collects_names_from_successful_searches_in_first_seen_order() {
+        let events = [
+            call("c1", SEARCH_TOOL),
+            result("c1", &payload(&["b", "a"])),
+            call("c2", SEARCH_TOOL),
+            result("c2", &payload(&["a", "c"])),
+        ];
+        assert_eq!(replay(&events), ["b", "a", "c"]);
+    }
+
+    #[test]
+    fn reads_every_text_part_and_every_result_block() {
+        let parts = [text_part("not json"), text_part(&payload(&["x"])), text_part(&payload(&["y"]))];
+        let events = [call("c1", SEARCH_TOOL), result_with("c1", &parts, "")];
+        assert_eq!(replay(&events), ["x", "y"]);
+    }
+
+    #[test]
+    fn skips_failed_results() {
+        let flagged = result("c1", &payload(&["a"])).replace(r#""toolCallId":"c1""#, r#""toolCallId":"c1","isError":true"#);
+        let with_error = result_with("c2", &[text_part(&payload(&["b"]))], r#""error":{"name":"E","code":"BLOCKED"},"#);
+        let events = [call("c1", SEARCH_TOOL), flagged, call("c2", SEARCH_TOOL), with_error];
+        assert!(replay(&events).is_empty());
+    }
+
+    #[test]
+    fn skips_results_of_other_tools_and_orphans() {
+        let events = [
+            call("c1", "bash"),
+            result("c1", &payload(&["a"])),
+            result("missing-call", &payload(&["b"])),
+        ];
+        assert!(replay(&events).is_empty());
+    }
+
+    #[test]
+    fn skips_payloads_of_other_versions_and_shapes() {
+        let events = [
+            call("c1", SEARCH_TOOL),
+            result("c1", &payload(&["a"]).replace("\"schemaVersion\":1", "\"schemaVersion\":2")),
+            call("c2", SEARCH_TOOL),
+            result("c2", r#"{"schemaVersion":1,"tools":"a"}"#),
+            call("c3", SEARCH_TOOL),
+            result("c3", r#"{"schemaVersion":1,"tools":[{"name":""},{"name":7},"x",{"name":"ok"}]}"#),
+            call("c4", SEARCH_TOOL),
+            result("c4", "Error: query must not be empty"),
+        ];
+        assert_eq!(replay(&events), ["ok"]);
+    }
+
+    #[test]
+    fn includes_searches_made_inside_run_code() {
+        let events = [dispatch(SEARCH_TOOL, false, &payload(&["sdk_tool"])), dispatch(SEARCH_TOOL, true, &payload(&["failed"])), dispatch("other", false, &payload(&["other"]))];
+        assert_eq!(replay(&events), ["sdk_tool"]);
+    }
+
+    #[test]
+    fn malformed_events_are_skipped_one_by_one() {
+        let events = [
+            "null".to_string(),
+            "7".to_string(),
+            r#"{"type":"tool/result"}"#.to_string(),
+            r#"{"type":"tool/result","data":{"message":{"content":"x"}}}"#.to_string(),
+            r#"{"type":"tool/call","data":{"callId":5}}"#.to_string(),
+            r#"{"type":"tool/code-dispatch","data":{"name":"tool_search","content":[{"type":"text","text":"{}"}]}}"#.to_string(),
+            call("c1", SEARCH_TOOL),
+            result("c1", &payload(&["survivor"])),
+        ];
+        assert_eq!(replay(&events), ["survivor"]);
+    }
+
+    #[test]
+    fn rejects_text_that_is_not_an_event_list() {
+        assert_eq!(
+            selection_from_events("{}").unwrap_err().to_string(),
+            "session events must be a JSON array, got an object"
+        );
+        assert!(selection_from_events("[").unwrap_err().to_string().starts_with("session events are not valid JSON: "));
+        assert!(selection_from_events("[]").unwrap().is_empty());
+    }
+}
