@@ -1,0 +1,82 @@
+// Reads what DSH actually sent the model: the offered tool names, the system
+// prompt, the generated Code Mode SDK, and the tool results in the history.
+
+/** Names of the tools offered natively in one chat-completions request. */
+export function offeredTools(body) {
+  return (body.tools ?? []).map((tool) => tool.function?.name ?? tool.name)
+}
+
+/** The whole system prompt of one request (all system messages). */
+export function systemPrompt(body) {
+  return body.messages.filter((message) => message.role === 'system').map((message) => contentText(message.content)).join('\n\n')
+}
+
+/** A message's text, whether the content is a string or a list of parts. */
+export function contentText(content) {
+  if (typeof content === 'string') return content
+  if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : part.text ?? '')).join('')
+  return ''
+}
+
+/**
+ * Every tool call in the request's history that already has its result, in
+ * order: `{name, arguments, result}` with the arguments parsed.
+ */
+export function completedCalls(body) {
+  const results = new Map()
+  for (const message of body.messages) {
+    if (message.role === 'tool') results.set(message.tool_call_id, contentText(message.content))
+  }
+  const calls = []
+  for (const message of body.messages) {
+    for (const call of message.role === 'assistant' ? message.tool_calls ?? [] : []) {
+      if (!results.has(call.id)) continue
+      calls.push({ name: call.function.name, arguments: parseJson(call.function.arguments), result: results.get(call.id) })
+    }
+  }
+  return calls
+}
+
+export function parseJson(text) {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+// rc.8's renderToolsSdk (dsh-tools ts-types): the `tools:sdk` section opens
+// with this heading and declares each tool as a member of ToolArgsMap.
+const SDK_HEADING = '## Writing code for run_code'
+const ARGS_MAP = 'interface ToolArgsMap {'
+const MEMBER = /^ {2}(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_$][\w$]*)): /gm
+
+/**
+ * The `tools:sdk` section of a system prompt: its text (heading through the
+ * closing code fence) and the tool names it declares, or undefined if absent.
+ */
+export function sdkSection(prompt) {
+  const start = prompt.indexOf(SDK_HEADING)
+  if (start < 0) return undefined
+  const fence = prompt.indexOf('```ts', start)
+  const close = fence < 0 ? -1 : prompt.indexOf('\n```', fence + 5)
+  const text = prompt.slice(start, close < 0 ? undefined : close + 4)
+  const mapStart = text.indexOf(ARGS_MAP)
+  const mapEnd = mapStart < 0 ? -1 : text.indexOf('\n}', mapStart)
+  const declared = []
+  if (mapEnd >= 0) {
+    for (const match of text.slice(mapStart, mapEnd).matchAll(MEMBER)) {
+      declared.push(match[1] === undefined ? match[2] : JSON.parse(`"${match[1]}"`))
+    }
+  }
+  return { text, declared }
+}
+
+/** Which of `names` occur in `text` as whole identifiers. */
+export function mentions(text, names) {
+  return names.filter((name) => new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`).test(text))
+}
+
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

@@ -1,0 +1,98 @@
+// Packing plugins and installing them into a DSH profile the way a user does:
+// `dsh plugin --profile headless add <tarball>`, which runs pnpm in
+// $DSH_HOME/profiles/headless.
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
+import { findPackageJSON } from 'node:module'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { runOk } from './processes.mjs'
+
+export const PROFILE = 'headless'
+
+/** `pnpm pack` a package directory into `dest`; returns the tarball and its file list. */
+export async function pack(dir, dest) {
+  const { stdout } = await runOk('pnpm', ['pack', '--json', '--pack-destination', dest], { cwd: dir, timeoutMs: 300_000 })
+  // Lifecycle scripts (prepack) may print before the JSON document.
+  const packed = JSON.parse(stdout.slice(stdout.indexOf('{')))
+  return { name: packed.name, version: packed.version, tarball: packed.filename, files: packed.files.map((file) => file.path) }
+}
+
+/** The name, version and file list of a tarball made elsewhere (`--tarball`). */
+export async function describeTarball(tarball) {
+  const { stdout: list } = await runOk('tar', ['-tzf', tarball])
+  const { stdout: manifest } = await runOk('tar', ['-xzOf', tarball, 'package/package.json'])
+  const { name, version } = JSON.parse(manifest)
+  return { name, version, tarball, files: list.split('\n').filter(Boolean).map((path) => path.replace(/^package\//, '')) }
+}
+
+/** Install tarballs into the profile of a fresh DSH_HOME. */
+export async function addPlugins(dsh, env, tarballs) {
+  const result = await runOk(dsh.bin, ['plugin', '--profile', PROFILE, 'add', ...tarballs], { env, timeoutMs: 300_000 })
+  const manifest = JSON.parse(readFileSync(join(profileDir(env), 'package.json'), 'utf8'))
+  return { ms: result.ms, bundles: manifest.dsh?.profile?.bundles ?? [], dependencies: manifest.dependencies ?? {} }
+}
+
+export function profileDir(env) {
+  return join(env.DSH_HOME, 'profiles', PROFILE)
+}
+
+/**
+ * The composed profile rows that mount `packageName` by its bare name, from
+ * `dsh --dump-config` (composes the patch layers without booting). Also
+ * makes dsh heal $DSH_HOME/profiles/node_modules, which `peerResolution` reads.
+ */
+export async function rowsLoading(dsh, env, packageName, patchFile) {
+  const { stdout } = await runOk(dsh.bin, ['--profile', PROFILE, '--patch', patchFile, '--dump-config'], { env })
+  const rows = []
+  for (const match of stdout.matchAll(/^- id: (\S+)\n\s+name: '?([^'\n]+?)'?$/gm)) {
+    if (match[2] === packageName) rows.push(match[1])
+  }
+  return rows
+}
+
+/**
+ * Where each `@deepseek-ai/*` dependency of an installed plugin resolves from
+ * the plugin's own directory, with Node's ESM resolver. DSH's profile pnpm
+ * settings (autoInstallPeers: false) leave peers uninstalled, so they must come
+ * from the fallback dsh maintains in $DSH_HOME/profiles/node_modules: one
+ * symlink per package of the DSH installation's dependency closure.
+ */
+export function peerResolution(env, packageName, dshDir) {
+  const installed = join(profileDir(env), 'node_modules', packageName)
+  const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'))
+  const wanted = { ...manifest.dependencies, ...manifest.peerDependencies }
+  const dshReal = realpathSync(dshDir)
+  const store = join(dshDir, 'node_modules', '.pnpm')
+  const base = pathToFileURL(join(installed, 'package.json'))
+  return Object.entries(wanted)
+    .filter(([name]) => name.startsWith('@deepseek-ai/'))
+    .map(([name, range]) => {
+      let found
+      try {
+        found = findPackageJSON(name, base)
+      } catch (error) {
+        return { name, range, resolved: false, error: error.message.split('\n')[0] }
+      }
+      const real = realpathSync(found)
+      return {
+        name,
+        range,
+        resolved: true,
+        version: JSON.parse(readFileSync(found, 'utf8')).version,
+        via: found.replace(/\/package\.json$/, ''),
+        real: real.replace(/\/package\.json$/, ''),
+        fromDshInstall: real.startsWith(dshReal + '/'),
+        // More than one copy in the DSH store would mean the plugin and DSH
+        // could load different module instances of the same package.
+        copiesInDshStore: existsSync(store)
+          ? readdirSync(store).filter((entry) => entry.startsWith(`${name.replace('/', '+')}@`)).length
+          : undefined,
+      }
+    })
+}
+
+/** Whether pnpm put any @deepseek-ai package into the profile itself. */
+export function profileOwnDshPackages(env) {
+  const scope = join(profileDir(env), 'node_modules', '@deepseek-ai')
+  return existsSync(scope) ? readdirSync(scope) : []
+}

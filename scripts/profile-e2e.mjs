@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+// Profile E2E: dsh-tool-search inside the real `dsh` CLI.
+//
+// Installs DSH 0.1.0-rc.8 with pnpm, packs this plugin and the fixture plugin
+// (e2e/fixture-plugin: everyday tools that should be deferred), adds both to
+// the headless profile of a fresh DSH_HOME, and drives `dsh --profile
+// headless` against a scripted model on 127.0.0.1, in native and Code Mode.
+// Prints a JSON report and exits 1 if any check fails.
+//
+//   pnpm run e2e:profile [--baseline] [--mode native|code|both] [--tarball <tgz>]
+//                        [--out <dir>] [--timeout <seconds>] [--keep]
+//
+// --baseline  runs the same flows without this plugin: every fixture tool must
+//             then be offered up front (proves the fixture and model wiring).
+// --tarball   uses an already packed plugin (also env DSH_TOOL_SEARCH_TARBALL)
+//             instead of `pnpm pack` in the repo root.
+// --out       where the report and recorded model requests go (also env
+//             DSH_E2E_ARTIFACTS; default a new temp folder).
+// --keep      keeps the scratch folder (DSH homes, tarballs) for debugging.
+// Env DSH_E2E_CACHE: folder to keep the DSH install in between runs.
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { DSH_VERSION, HMR_PATCH, installDsh } from './e2e/dsh-install.mjs'
+import { startModelServer } from './e2e/model-server.mjs'
+import { run, runOk, tail, killAll } from './e2e/processes.mjs'
+import { addPlugins, describeTarball, pack, peerResolution, profileOwnDshPackages, rowsLoading } from './e2e/profile.mjs'
+import { Checks, summarizeRequests } from './e2e/report.mjs'
+import { scenario } from './e2e/scenarios.mjs'
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const FIXTURE_DIR = join(REPO, 'e2e', 'fixture-plugin')
+
+const { values: options } = parseArgs({
+  options: {
+    baseline: { type: 'boolean', default: false },
+    mode: { type: 'string', default: 'both' },
+    tarball: { type: 'string', default: process.env.DSH_TOOL_SEARCH_TARBALL },
+    out: { type: 'string', default: process.env.DSH_E2E_ARTIFACTS },
+    timeout: { type: 'string', default: '120' },
+    keep: { type: 'boolean', default: false },
+  },
+})
+const modes = options.mode === 'both' ? ['native', 'code'] : [options.mode]
+if (!modes.every((mode) => mode === 'native' || mode === 'code')) fail(`--mode must be native, code or both, not ${options.mode}`)
+const timeoutMs = Number(options.timeout) * 1000
+if (!(timeoutMs > 0)) fail(`--timeout must be a positive number of seconds, not ${options.timeout}`)
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    killAll()
+    process.exit(130)
+  })
+}
+
+// Scratch (DSH homes, tarballs, and the DSH install unless cached) is removed
+// at the end; artifacts (report, recorded requests) are kept.
+const root = mkdtempSync(join(tmpdir(), 'dsh-tool-search-e2e-'))
+const artifacts = options.out ? resolve(options.out) : mkdtempSync(join(tmpdir(), 'dsh-tool-search-e2e-artifacts-'))
+mkdirSync(artifacts, { recursive: true })
+const log = (message) => process.stderr.write(`[e2e] ${message}\n`)
+
+const report = {
+  ok: false,
+  variant: options.baseline ? 'baseline (fixture only, no dsh-tool-search)' : 'plugin',
+  node: process.version,
+  modes,
+}
+let exitCode = 1
+try {
+  exitCode = await main()
+} catch (error) {
+  report.error = error.message
+  log(`error: ${error.message}`)
+} finally {
+  const file = join(artifacts, 'profile-e2e-report.json')
+  writeFileSync(file, JSON.stringify(report, null, 2) + '\n')
+  process.stdout.write(JSON.stringify(report, null, 2) + '\n')
+  log(`report written to ${file}`)
+  if (options.keep) log(`kept work folder ${root}`)
+  else rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+  killAll()
+}
+process.exit(exitCode)
+
+async function main() {
+  const started = performance.now()
+  const cache = process.env.DSH_E2E_CACHE
+  const dshDir = cache ? join(resolve(cache), `dsh-${DSH_VERSION}`) : join(root, 'dsh')
+  log(`installing DSH ${DSH_VERSION} in ${dshDir}`)
+  const dsh = await installDsh(dshDir)
+  const { stdout: version } = await runOk(dsh.bin, ['--version'])
+  const { stdout: pnpmVersion } = await runOk('pnpm', ['--version'])
+  report.dsh = { version: version.trim(), dir: dsh.dir, reusedCache: dsh.reused, installMs: dsh.ms }
+  report.pnpm = pnpmVersion.trim()
+  if (report.dsh.version !== DSH_VERSION) throw new Error(`installed dsh reports ${report.dsh.version}, expected ${DSH_VERSION}`)
+
+  const hmrPatch = join(root, 'hmr-on.yml')
+  writeFileSync(hmrPatch, HMR_PATCH)
+  const packs = join(root, 'packs')
+  mkdirSync(packs)
+  const fixture = await pack(FIXTURE_DIR, packs)
+  const plugin = options.baseline ? undefined : await pluginTarball(packs)
+  report.fixture = { name: fixture.name, tarball: fixture.tarball }
+  if (plugin) report.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball, files: plugin.files }
+
+  report.runs = []
+  for (const mode of modes) {
+    log(`running ${mode} mode`)
+    report.runs.push(await runMode(mode, { dsh, hmrPatch, fixture, plugin }))
+  }
+  report.seconds = Math.round(performance.now() - started) / 1000
+  const failed = report.runs.flatMap((entry) => entry.checks.filter((check) => !check.pass).map((check) => `${entry.mode}: ${check.name}`))
+  report.ok = failed.length === 0
+  report.failed = failed
+  for (const name of failed) log(`FAILED ${name}`)
+  log(report.ok ? `all ${report.runs.reduce((n, entry) => n + entry.checks.length, 0)} checks passed` : `${failed.length} check(s) failed`)
+  return report.ok ? 0 : 1
+}
+
+/** The plugin tarball: given, or packed from the built repo. */
+async function pluginTarball(packs) {
+  const packed = options.tarball ? await describeTarball(resolve(options.tarball)) : await pack(REPO, packs)
+  const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'))
+  const entry = (manifest.main ?? 'index.js').replace(/^\.\//, '')
+  if (!packed.files.includes(entry)) {
+    throw new Error(`${packed.tarball} lacks the plugin entry ${entry}; run \`pnpm run build\` before packing`)
+  }
+  return packed
+}
+
+/** One fresh DSH_HOME, one dsh run against the scripted model, and its checks. */
+async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
+  const started = performance.now()
+  const home = join(root, `home-${mode}`)
+  const workdir = join(root, `work-${mode}`)
+  mkdirSync(workdir, { recursive: true })
+  const env = { ...process.env, DSH_HOME: home, DSH_TELEMETRY_DISABLED: '1' }
+  delete env.DSH_TOOLS_MODE
+  const checks = new Checks()
+  const setup = {}
+
+  const installed = await addPlugins(dsh, env, [fixture.tarball, ...(plugin ? [plugin.tarball] : [])])
+  setup.profile = { bundles: installed.bundles, addMs: installed.ms }
+  for (const pkg of [fixture, plugin].filter(Boolean)) {
+    checks.add(`the profile lists ${pkg.name} as a bundle`, installed.bundles.includes(pkg.name), { observed: installed.bundles })
+    const rows = await rowsLoading(dsh, env, pkg.name, hmrPatch)
+    checks.add(`the composed profile mounts ${pkg.name} by its bare package name`, rows.length > 0, { observed: rows })
+  }
+  if (plugin) {
+    const peers = peerResolution(env, plugin.name, dsh.dir)
+    setup.peerResolution = { profileOwnDshPackages: profileOwnDshPackages(env), peers }
+    checks.add('every @deepseek-ai dependency of the plugin resolves into the DSH installation', peers.every((peer) => peer.fromDshInstall), {
+      observed: peers.filter((peer) => !peer.fromDshInstall),
+    })
+  }
+
+  const nonce = `nonce-${randomUUID()}`
+  const fixtureLog = join(root, `fixture-calls-${mode}.jsonl`)
+  const { model, check } = scenario({ mode, withPlugin: Boolean(plugin) })
+  const server = await startModelServer(model)
+  let dshRun
+  try {
+    dshRun = await run(dsh.bin, ['--profile', 'headless', '--patch', hmrPatch, 'What will the weather be like in Paris?'], {
+      cwd: workdir,
+      timeoutMs,
+      env: {
+        ...env,
+        ...(mode === 'code' && { DSH_TOOLS_MODE: 'code' }),
+        DEEPSEEK_BASE_URL: server.baseUrl,
+        DEEPSEEK_API_KEY: 'scripted-model-needs-no-key',
+        DSH_E2E_FIXTURE_LOG: fixtureLog,
+        DSH_E2E_FIXTURE_NONCE: nonce,
+      },
+    })
+  } finally {
+    await server.close()
+  }
+
+  const observed = {
+    dsh: dshRun,
+    requests: server.agentRequests,
+    failures: server.failures,
+    nonce,
+    fixtureCalls: existsSync(fixtureLog) ? readFileSync(fixtureLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [],
+  }
+  check(observed, checks)
+  writeFileSync(join(artifacts, `requests-${mode}.json`), JSON.stringify({ agent: server.agentRequests, title: server.titleRequests }, null, 2))
+  return {
+    mode,
+    ok: checks.failed.length === 0,
+    seconds: Math.round(performance.now() - started) / 1000,
+    ...setup,
+    dsh: { exitCode: dshRun.code, timedOut: dshRun.timedOut, ms: dshRun.ms, stdout: tail(dshRun.stdout, 10), stderr: tail(dshRun.stderr, 40) },
+    modelRequests: summarizeRequests(server.agentRequests, server.replies),
+    titleRequests: server.titleRequests.length,
+    fixtureCalls: observed.fixtureCalls,
+    checks: checks.list,
+  }
+}
+
+function fail(message) {
+  process.stderr.write(`profile-e2e: ${message}\n`)
+  process.exit(2)
+}
