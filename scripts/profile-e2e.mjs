@@ -19,7 +19,7 @@
 // --keep      keeps the scratch folder (DSH homes, tarballs) for debugging.
 // Env DSH_E2E_CACHE: folder to keep the DSH install in between runs.
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util'
 import { DSH_VERSION, HMR_PATCH, installDsh } from './e2e/dsh-install.mjs'
 import { startModelServer } from './e2e/model-server.mjs'
 import { run, runOk, tail, killAll } from './e2e/processes.mjs'
-import { addPlugins, describeTarball, pack, peerResolution, profileOwnDshPackages, rowsLoading } from './e2e/profile.mjs'
+import { addPlugins, describeTarball, pack, peerResolution, platformKey, profileOwnDshPackages, rowsLoading } from './e2e/profile.mjs'
 import { Checks, summarizeRequests } from './e2e/report.mjs'
 import { scenario } from './e2e/scenarios.mjs'
 
@@ -105,12 +105,17 @@ async function main() {
   const fixture = await pack(FIXTURE_DIR, packs)
   const plugin = options.baseline ? undefined : await pluginTarball(packs)
   report.fixture = { name: fixture.name, tarball: fixture.tarball }
-  if (plugin) report.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball, files: plugin.files }
+  if (plugin) report.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball, files: plugin.files, native: plugin.native }
 
   report.runs = []
   for (const mode of modes) {
     log(`running ${mode} mode`)
-    report.runs.push(await runMode(mode, { dsh, hmrPatch, fixture, plugin }))
+    const result = await runMode(mode, { dsh, hmrPatch, fixture, plugin })
+    report.runs.push(result)
+    const counts = result.modelRequests.map((request) => request.sdk ? `${request.toolCount} (SDK ${request.sdk.declaredCount})` : request.toolCount)
+    log(`${mode}: ${result.checks.filter((check) => check.pass).length}/${result.checks.length} checks passed in ${result.seconds} s; tools offered per request: ${counts.join(', ') || 'none'}`)
+    if (result.dsh.timedOut) log(`${mode}: dsh timed out after ${options.timeout} s`)
+    else if (result.dsh.exitCode !== 0) log(`${mode}: dsh exited ${result.dsh.exitCode}:\n${withoutStackFrames(result.dsh.stderr)}`)
   }
   report.seconds = Math.round(performance.now() - started) / 1000
   const failed = report.runs.flatMap((entry) => entry.checks.filter((check) => !check.pass).map((check) => `${entry.mode}: ${check.name}`))
@@ -121,7 +126,13 @@ async function main() {
   return report.ok ? 0 : 1
 }
 
-/** The plugin tarball: given, or packed from the built repo. */
+/**
+ * The plugin tarball (given, or packed from the built repo) and where its
+ * native binary comes from. Before the platform packages are published, the
+ * locally built npm/<platform> package is packed and added beside the plugin:
+ * the profile's hoisted node_modules then holds it exactly where the
+ * optional dependency would have put it.
+ */
 async function pluginTarball(packs) {
   const packed = options.tarball ? await describeTarball(resolve(options.tarball)) : await pack(REPO, packs)
   const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'))
@@ -129,7 +140,14 @@ async function pluginTarball(packs) {
   if (!packed.files.includes(entry)) {
     throw new Error(`${packed.tarball} lacks the plugin entry ${entry}; run \`pnpm run build\` before packing`)
   }
-  return packed
+  const key = platformKey()
+  if (packed.files.some((file) => file.endsWith(`.${key}.node`))) return { ...packed, native: { source: 'plugin tarball' } }
+  const local = join(REPO, 'npm', key)
+  if (existsSync(join(local, 'package.json')) && readdirSync(local).some((file) => file.endsWith('.node'))) {
+    const native = await pack(local, packs)
+    return { ...packed, native: { source: `npm/${key}, packed locally`, name: native.name, tarball: native.tarball } }
+  }
+  return { ...packed, native: { source: 'registry, through optionalDependencies' } }
 }
 
 /** One fresh DSH_HOME, one dsh run against the scripted model, and its checks. */
@@ -141,10 +159,9 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
   const env = { ...process.env, DSH_HOME: home, DSH_TELEMETRY_DISABLED: '1' }
   delete env.DSH_TOOLS_MODE
   const checks = new Checks()
-  const setup = {}
 
-  const installed = await addPlugins(dsh, env, [fixture.tarball, ...(plugin ? [plugin.tarball] : [])])
-  setup.profile = { bundles: installed.bundles, addMs: installed.ms }
+  const tarballs = [fixture.tarball, plugin?.native.tarball, plugin?.tarball].filter(Boolean)
+  const installed = await addPlugins(dsh, env, tarballs)
   for (const pkg of [fixture, plugin].filter(Boolean)) {
     checks.add(`the profile lists ${pkg.name} as a bundle`, installed.bundles.includes(pkg.name), { observed: installed.bundles })
     const rows = await rowsLoading(dsh, env, pkg.name, hmrPatch)
@@ -152,7 +169,7 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
   }
   if (plugin) {
     const peers = peerResolution(env, plugin.name, dsh.dir)
-    setup.peerResolution = { profileOwnDshPackages: profileOwnDshPackages(env), peers }
+    report.peerResolution ??= { profileOwnDshPackages: profileOwnDshPackages(env), peers }
     checks.add('every @deepseek-ai dependency of the plugin resolves into the DSH installation', peers.every((peer) => peer.fromDshInstall), {
       observed: peers.filter((peer) => !peer.fromDshInstall),
     })
@@ -187,19 +204,29 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
     nonce,
     fixtureCalls: existsSync(fixtureLog) ? readFileSync(fixtureLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [],
   }
-  check(observed, checks)
+  try {
+    check(observed, checks)
+  } catch (error) {
+    // A harness bug must not hide the run's evidence: report it as a failed check.
+    checks.add('the checks evaluated without error', false, { observed: error.stack })
+  }
   writeFileSync(join(artifacts, `requests-${mode}.json`), JSON.stringify({ agent: server.agentRequests, title: server.titleRequests }, null, 2))
   return {
     mode,
     ok: checks.failed.length === 0,
     seconds: Math.round(performance.now() - started) / 1000,
-    ...setup,
+    profile: { bundles: installed.bundles, addMs: installed.ms },
     dsh: { exitCode: dshRun.code, timedOut: dshRun.timedOut, ms: dshRun.ms, stdout: tail(dshRun.stdout, 10), stderr: tail(dshRun.stderr, 40) },
     modelRequests: summarizeRequests(server.agentRequests, server.replies),
     titleRequests: server.titleRequests.length,
     fixtureCalls: observed.fixtureCalls,
     checks: checks.list,
   }
+}
+
+/** An error report's messages without its stack frames, to show why dsh stopped. */
+function withoutStackFrames(text) {
+  return text.split('\n').filter((line) => !/^\s+at /.test(line)).slice(0, 15).join('\n')
 }
 
 function fail(message) {

@@ -1,14 +1,17 @@
 // Reads what DSH actually sent the model: the offered tool names, the system
 // prompt, the generated Code Mode SDK, and the tool results in the history.
 
+// Each reader accepts a missing request (a run that stopped early) and then
+// reports nothing, so checks can fail on the absence instead of throwing.
+
 /** Names of the tools offered natively in one chat-completions request. */
 export function offeredTools(body) {
-  return (body.tools ?? []).map((tool) => tool.function?.name ?? tool.name)
+  return (body?.tools ?? []).map((tool) => tool.function?.name ?? tool.name)
 }
 
 /** The whole system prompt of one request (all system messages). */
 export function systemPrompt(body) {
-  return body.messages.filter((message) => message.role === 'system').map((message) => contentText(message.content)).join('\n\n')
+  return (body?.messages ?? []).filter((message) => message.role === 'system').map((message) => contentText(message.content)).join('\n\n')
 }
 
 /** A message's text, whether the content is a string or a list of parts. */
@@ -23,12 +26,13 @@ export function contentText(content) {
  * order: `{name, arguments, result}` with the arguments parsed.
  */
 export function completedCalls(body) {
+  const messages = body?.messages ?? []
   const results = new Map()
-  for (const message of body.messages) {
+  for (const message of messages) {
     if (message.role === 'tool') results.set(message.tool_call_id, contentText(message.content))
   }
   const calls = []
-  for (const message of body.messages) {
+  for (const message of messages) {
     for (const call of message.role === 'assistant' ? message.tool_calls ?? [] : []) {
       if (!results.has(call.id)) continue
       calls.push({ name: call.function.name, arguments: parseJson(call.function.arguments), result: results.get(call.id) })

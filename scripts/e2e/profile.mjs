@@ -25,6 +25,17 @@ export async function describeTarball(tarball) {
   return { name, version, tarball, files: list.split('\n').filter(Boolean).map((path) => path.replace(/^package\//, '')) }
 }
 
+/**
+ * napi-rs's name for this machine's prebuilt binary: `npm/<key>/` holds its
+ * package and `<binaryName>.<key>.node` the file, e.g. linux-x64-gnu.
+ */
+export function platformKey() {
+  const base = `${process.platform}-${process.arch}`
+  if (process.platform === 'win32') return `${base}-msvc`
+  if (process.platform !== 'linux') return base
+  return process.report.getReport().header.glibcVersionRuntime ? `${base}-gnu` : `${base}-musl`
+}
+
 /** Install tarballs into the profile of a fresh DSH_HOME. */
 export async function addPlugins(dsh, env, tarballs) {
   const result = await runOk(dsh.bin, ['plugin', '--profile', PROFILE, 'add', ...tarballs], { env, timeoutMs: 300_000 })

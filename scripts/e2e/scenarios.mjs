@@ -46,18 +46,18 @@ const nativeSearch = {
     checks.add('request 1 offers tool_search', offeredTools(first).includes('tool_search'), {
       observed: offeredTools(first),
     })
-    checks.add('request 1 offers none of the fixture tools', fixturesIn(offeredTools(first)).length === 0, {
+    checks.add('request 1 offers none of the fixture tools', first !== undefined && fixturesIn(offeredTools(first)).length === 0, {
       expected: [], observed: fixturesIn(offeredTools(first)),
     })
-    const search = second && completedCalls(second).find((done) => done.name === 'tool_search')
+    const search = completedCalls(second).find((done) => done.name === 'tool_search')
     searchResultChecks(checks, search?.arguments?.query, search?.result, { compact: true })
-    checks.add('request 2 offers the found tool', second !== undefined && offeredTools(second).includes(TARGET), {
-      expected: TARGET, observed: second && fixturesIn(offeredTools(second)),
+    checks.add('request 2 offers the found tool', offeredTools(second).includes(TARGET), {
+      expected: TARGET, observed: fixturesIn(offeredTools(second)),
     })
     checks.add('request 2 offers none of the other fixture tools', second !== undefined && othersIn(offeredTools(second)).length === 0, {
-      expected: [], observed: second && othersIn(offeredTools(second)),
+      expected: [], observed: othersIn(offeredTools(second)),
     })
-    const used = third && completedCalls(third)[1]
+    const used = completedCalls(third)[1]
     checks.add('the model called the found tool by its real name', used?.name === TARGET, {
       expected: TARGET, observed: used?.name,
     })
@@ -80,10 +80,10 @@ const codeSearch = {
     return answer(calls.at(-1).result)
   },
   check(observed, checks) {
-    const [first, second] = observed.requests
+    const [first, second, third] = observed.requests
     commonChecks(observed, checks, 3)
     onlyRunCodeCheck(observed, checks)
-    const before = sdkSection(systemPrompt(first ?? { messages: [] }))
+    const before = sdkSection(systemPrompt(first))
     checks.add('request 1 has a tools:sdk section', before !== undefined, { observed: before ? `${before.text.length} chars` : 'absent' })
     checks.add('request 1 SDK declares tool_search', before?.declared.includes('tool_search') === true, {
       observed: before?.declared,
@@ -91,18 +91,16 @@ const codeSearch = {
     checks.add('request 1 SDK mentions none of the fixture tools', before !== undefined && mentions(before.text, FIXTURE_TOOLS).length === 0, {
       expected: [], observed: before && mentions(before.text, FIXTURE_TOOLS),
     })
-    const program = second && completedCalls(second)[0]
-    const payload = parseJson(program?.result ?? '')
-    searchResultChecks(checks, payload?.query, program?.result, { compact: false })
-    const after = second && sdkSection(systemPrompt(second))
+    const program = completedCalls(second)[0]
+    searchResultChecks(checks, parseJson(program?.result ?? '')?.query, program?.result, { compact: false })
+    const after = sdkSection(systemPrompt(second))
     checks.add('request 2 SDK declares the found tool', after?.declared.includes(TARGET) === true, {
       expected: TARGET, observed: after && fixturesIn(after.declared),
     })
     checks.add('request 2 SDK mentions none of the other fixture tools', after !== undefined && mentions(after.text, OTHERS).length === 0, {
       expected: [], observed: after && mentions(after.text, OTHERS),
     })
-    const third = observed.requests[2]
-    executionChecks(observed, checks, third && completedCalls(third)[1]?.result)
+    executionChecks(observed, checks, completedCalls(third)[1]?.result)
   },
 }
 
@@ -114,13 +112,13 @@ const nativeBaseline = {
   check(observed, checks) {
     const [first, second] = observed.requests
     commonChecks(observed, checks, 2)
-    checks.add('request 1 offers every fixture tool (nothing deferred without the plugin)', first !== undefined && fixturesIn(offeredTools(first)).length === FIXTURE_TOOLS.length, {
-      expected: FIXTURE_TOOLS, observed: first && fixturesIn(offeredTools(first)),
+    checks.add('request 1 offers every fixture tool (nothing deferred without the plugin)', fixturesIn(offeredTools(first)).length === FIXTURE_TOOLS.length, {
+      expected: FIXTURE_TOOLS, observed: fixturesIn(offeredTools(first)),
     })
     checks.add('request 1 does not offer tool_search', first !== undefined && !offeredTools(first).includes('tool_search'), {
-      observed: first && offeredTools(first).includes('tool_search'),
+      observed: offeredTools(first).includes('tool_search'),
     })
-    executionChecks(observed, checks, second && completedCalls(second)[0]?.result)
+    executionChecks(observed, checks, completedCalls(second)[0]?.result)
   },
 }
 
@@ -135,14 +133,14 @@ const codeBaseline = {
     const [first, second] = observed.requests
     commonChecks(observed, checks, 2)
     onlyRunCodeCheck(observed, checks)
-    const sdk = first && sdkSection(systemPrompt(first))
+    const sdk = sdkSection(systemPrompt(first))
     checks.add('request 1 SDK declares every fixture tool (nothing deferred without the plugin)', sdk !== undefined && fixturesIn(sdk.declared).length === FIXTURE_TOOLS.length, {
       expected: FIXTURE_TOOLS, observed: sdk && fixturesIn(sdk.declared),
     })
     checks.add('request 1 SDK does not declare tool_search', sdk !== undefined && !sdk.declared.includes('tool_search'), {
       observed: sdk?.declared.includes('tool_search'),
     })
-    executionChecks(observed, checks, second && completedCalls(second)[0]?.result)
+    executionChecks(observed, checks, completedCalls(second)[0]?.result)
   },
 }
 
