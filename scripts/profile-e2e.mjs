@@ -49,19 +49,26 @@ if (!modes.every((mode) => mode === 'native' || mode === 'code')) fail(`--mode m
 const timeoutMs = Number(options.timeout) * 1000
 if (!(timeoutMs > 0)) fail(`--timeout must be a positive number of seconds, not ${options.timeout}`)
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    killAll()
-    process.exit(130)
-  })
-}
-
 // Scratch (DSH homes, tarballs, and the DSH install unless cached) is removed
 // at the end; artifacts (report, recorded requests) are kept.
 const root = mkdtempSync(join(tmpdir(), 'dsh-tool-search-e2e-'))
 const artifacts = options.out ? resolve(options.out) : mkdtempSync(join(tmpdir(), 'dsh-tool-search-e2e-artifacts-'))
 mkdirSync(artifacts, { recursive: true })
 const log = (message) => process.stderr.write(`[e2e] ${message}\n`)
+
+function cleanUp() {
+  killAll()
+  if (options.keep) log(`kept work folder ${root}`)
+  else rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    log(`interrupted by ${signal}`)
+    cleanUp()
+    process.exit(130)
+  })
+}
 
 const report = {
   ok: false,
@@ -80,9 +87,7 @@ try {
   writeFileSync(file, JSON.stringify(report, null, 2) + '\n')
   process.stdout.write(JSON.stringify(report, null, 2) + '\n')
   log(`report written to ${file}`)
-  if (options.keep) log(`kept work folder ${root}`)
-  else rmSync(root, { recursive: true, force: true, maxRetries: 3 })
-  killAll()
+  cleanUp()
 }
 process.exit(exitCode)
 
@@ -135,10 +140,8 @@ async function main() {
  */
 async function pluginTarball(packs) {
   const packed = options.tarball ? await describeTarball(resolve(options.tarball)) : await pack(REPO, packs)
-  const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'))
-  const entry = (manifest.main ?? 'index.js').replace(/^\.\//, '')
-  if (!packed.files.includes(entry)) {
-    throw new Error(`${packed.tarball} lacks the plugin entry ${entry}; run \`pnpm run build\` before packing`)
+  if (!packed.files.includes(packed.main)) {
+    throw new Error(`${packed.tarball} lacks the plugin entry ${packed.main}; run \`pnpm run build\` before packing`)
   }
   const key = platformKey()
   if (packed.files.some((file) => file.endsWith(`.${key}.node`))) return { ...packed, native: { source: 'plugin tarball' } }

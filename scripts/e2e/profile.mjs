@@ -9,20 +9,31 @@ import { runOk } from './processes.mjs'
 
 export const PROFILE = 'headless'
 
-/** `pnpm pack` a package directory into `dest`; returns the tarball and its file list. */
+/** `pnpm pack` a package directory into `dest`; returns the tarball, its file list and entry. */
 export async function pack(dir, dest) {
   const { stdout } = await runOk('pnpm', ['pack', '--json', '--pack-destination', dest], { cwd: dir, timeoutMs: 300_000 })
   // Lifecycle scripts (prepack) may print before the JSON document.
   const packed = JSON.parse(stdout.slice(stdout.indexOf('{')))
-  return { name: packed.name, version: packed.version, tarball: packed.filename, files: packed.files.map((file) => file.path) }
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+  return { name: packed.name, version: packed.version, main: entryOf(manifest), tarball: packed.filename, files: packed.files.map((file) => file.path) }
 }
 
-/** The name, version and file list of a tarball made elsewhere (`--tarball`). */
+/** The same description for a tarball made elsewhere (`--tarball`). */
 export async function describeTarball(tarball) {
   const { stdout: list } = await runOk('tar', ['-tzf', tarball])
-  const { stdout: manifest } = await runOk('tar', ['-xzOf', tarball, 'package/package.json'])
-  const { name, version } = JSON.parse(manifest)
-  return { name, version, tarball, files: list.split('\n').filter(Boolean).map((path) => path.replace(/^package\//, '')) }
+  const { stdout: text } = await runOk('tar', ['-xzOf', tarball, 'package/package.json'])
+  const manifest = JSON.parse(text)
+  return {
+    name: manifest.name,
+    version: manifest.version,
+    main: entryOf(manifest),
+    tarball,
+    files: list.split('\n').filter(Boolean).map((path) => path.replace(/^package\//, '')),
+  }
+}
+
+function entryOf(manifest) {
+  return (manifest.main ?? 'index.js').replace(/^\.\//, '')
 }
 
 /**
