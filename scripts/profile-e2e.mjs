@@ -173,8 +173,13 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
   if (plugin) {
     const peers = peerResolution(env, plugin.name, dsh.dir)
     report.peerResolution ??= { profileOwnDshPackages: profileOwnDshPackages(env), peers }
-    checks.add('every @deepseek-ai dependency of the plugin resolves into the DSH installation', peers.every((peer) => peer.fromDshInstall), {
+    checks.add('every @deepseek-ai package the plugin uses resolves into the DSH installation', peers.every((peer) => peer.fromDshInstall), {
       observed: peers.filter((peer) => !peer.fromDshInstall),
+    })
+    // A dependency would install a second copy beside DSH's; an undeclared
+    // import works only through dsh's fallback folder. Peers are the contract.
+    checks.add('every @deepseek-ai package the plugin uses is a peer dependency', peers.every((peer) => peer.declaredIn === 'peerDependencies'), {
+      observed: peers.filter((peer) => peer.declaredIn !== 'peerDependencies').map((peer) => `${peer.name}: ${peer.declaredIn}`),
     })
   }
 

@@ -3,7 +3,7 @@
 // $DSH_HOME/profiles/headless.
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { findPackageJSON } from 'node:module'
-import { join } from 'node:path'
+import { dirname, join, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { runOk } from './processes.mjs'
 
@@ -73,44 +73,61 @@ export async function rowsLoading(dsh, env, packageName, patchFile) {
 }
 
 /**
- * Where each `@deepseek-ai/*` dependency of an installed plugin resolves from
- * the plugin's own directory, with Node's ESM resolver. DSH's profile pnpm
- * settings (autoInstallPeers: false) leave peers uninstalled, so they must come
- * from the fallback dsh maintains in $DSH_HOME/profiles/node_modules: one
- * symlink per package of the DSH installation's dependency closure.
+ * Where each `@deepseek-ai/*` package an installed plugin declares or imports
+ * resolves from the plugin's own directory, with Node's ESM resolver. DSH's
+ * profile pnpm settings (autoInstallPeers: false) leave peers uninstalled, so
+ * they must come from the fallback dsh maintains in
+ * $DSH_HOME/profiles/node_modules: one symlink per package of the DSH
+ * installation's dependency closure.
  */
 export function peerResolution(env, packageName, dshDir) {
   const installed = join(profileDir(env), 'node_modules', packageName)
   const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'))
-  const wanted = { ...manifest.dependencies, ...manifest.peerDependencies }
+  const declared = (name) => manifest.peerDependencies?.[name] !== undefined ? 'peerDependencies'
+    : manifest.dependencies?.[name] !== undefined ? 'dependencies' : 'undeclared'
+  const names = new Set([
+    ...Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }),
+    ...importedPackages(installed),
+  ].filter((name) => name.startsWith('@deepseek-ai/')))
   const dshReal = realpathSync(dshDir)
   const store = join(dshDir, 'node_modules', '.pnpm')
   const base = pathToFileURL(join(installed, 'package.json'))
-  return Object.entries(wanted)
-    .filter(([name]) => name.startsWith('@deepseek-ai/'))
-    .map(([name, range]) => {
-      let found
-      try {
-        found = findPackageJSON(name, base)
-      } catch (error) {
-        return { name, range, resolved: false, error: error.message.split('\n')[0] }
-      }
-      const real = realpathSync(found)
-      return {
-        name,
-        range,
-        resolved: true,
-        version: JSON.parse(readFileSync(found, 'utf8')).version,
-        via: found.replace(/\/package\.json$/, ''),
-        real: real.replace(/\/package\.json$/, ''),
-        fromDshInstall: real.startsWith(dshReal + '/'),
-        // More than one copy in the DSH store would mean the plugin and DSH
-        // could load different module instances of the same package.
-        copiesInDshStore: existsSync(store)
-          ? readdirSync(store).filter((entry) => entry.startsWith(`${name.replace('/', '+')}@`)).length
-          : undefined,
-      }
-    })
+  return [...names].sort().map((name) => {
+    const entry = { name, declaredIn: declared(name), range: manifest.peerDependencies?.[name] ?? manifest.dependencies?.[name] }
+    let found
+    try {
+      found = findPackageJSON(name, base)
+    } catch (error) {
+      return { ...entry, resolved: false, error: error.message.split('\n')[0] }
+    }
+    const real = realpathSync(found)
+    return {
+      ...entry,
+      resolved: true,
+      version: JSON.parse(readFileSync(found, 'utf8')).version,
+      via: dirname(found),
+      real: dirname(real),
+      fromDshInstall: real.startsWith(dshReal + sep),
+      // More than one copy in the DSH store would mean the plugin and DSH
+      // could load different module instances of the same package.
+      copiesInDshStore: existsSync(store)
+        ? readdirSync(store).filter((dir) => dir.startsWith(`${name.replace('/', '+')}@`)).length
+        : undefined,
+    }
+  })
+}
+
+/** Bare package names imported by a package's own JavaScript files. */
+function importedPackages(dir) {
+  const names = new Set()
+  for (const file of readdirSync(dir, { recursive: true })) {
+    if (!/\.(m?js|cjs)$/.test(file) || file.split(sep).includes('node_modules')) continue
+    const source = readFileSync(join(dir, file), 'utf8')
+    for (const match of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)['"]((?:@[^/'"]+\/)?[^/'"]+)/g)) {
+      names.add(match[1])
+    }
+  }
+  return names
 }
 
 /** Whether pnpm put any @deepseek-ai package into the profile itself. */
