@@ -1,0 +1,107 @@
+/**
+ * An in-process DSH: the real core plugins (llm, session, system-prompt, tools, agent registry,
+ * agent loop, and on request JSONL persistence, file settings and the worker-thread code runtime),
+ * the real `dsh-tool-todo`, fixture tools, and this plugin. Only the model is scripted.
+ */
+
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Context } from '@deepseek-ai/cordis'
+import AgentRegistry, { type Agent, type AgentHandle, type CreateAgentOptions } from '@deepseek-ai/dsh-agent'
+import AgentLoop from '@deepseek-ai/dsh-agent-loop'
+import WorkerThreadCodeRuntime from '@deepseek-ai/dsh-code-runtime-worker-thread'
+import LlmRuntime, { createUserMessage } from '@deepseek-ai/dsh-llm'
+import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
+import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
+import FileSettingsProvider from '@deepseek-ai/dsh-settings-file'
+import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
+import * as ToolTodo from '@deepseek-ai/dsh-tool-todo'
+import ToolRuntime, { type ToolPresentationMode } from '@deepseek-ai/dsh-tools'
+import * as ToolSearch from '../../plugin/index.ts'
+import type { Config } from '../../plugin/config.ts'
+import { CORE_FIXTURES, DEFERRED_FIXTURES, registerFixtures, type CallLog, type FixtureTool } from './fixtures.ts'
+import { ScriptedModel, type Step } from './scripted-model.ts'
+
+export interface HarnessOptions {
+  /** `tools` row presentation mode; `code`/`both` also mount the worker-thread code runtime. */
+  readonly mode?: ToolPresentationMode
+  /** Row config for this plugin; `false` leaves the plugin out (a baseline DSH). */
+  readonly plugin?: Partial<Config> | false
+  /** Mount `dsh-settings-file` on a fresh document in a temporary directory. */
+  readonly settings?: boolean
+  /** Mount JSONL session persistence under this directory (see {@link tempDir}). */
+  readonly persistenceRoot?: string
+  /** Fixture tools to register before the plugin loads (default: core + deferred fixtures). */
+  readonly tools?: readonly FixtureTool[]
+}
+
+export interface Harness {
+  readonly ctx: Context
+  readonly model: ScriptedModel
+  /** Every fixture tool execution. */
+  readonly log: CallLog
+  /** Create an Agent through `ctx.agents.create` (the path Web and subagents use). */
+  agent(id: string, options?: Omit<CreateAgentOptions, 'sessionId' | 'agentOptions'>): Promise<AgentHandle>
+  /** Resume a persisted session through `ctx.agents.resume`. */
+  resume(id: string): Promise<AgentHandle>
+  /**
+   * Run one user turn with the given model steps and wait until the Agent is idle again.
+   * @throws when the Agent reported an error or left scripted steps unused.
+   */
+  run(agent: Agent, text: string, ...steps: Step[]): Promise<void>
+  close(): Promise<void>
+}
+
+const MODEL = { provider: 'mock', model: 'mock' } as const
+
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const ctx = new Context()
+  const model = new ScriptedModel()
+  const errors: unknown[] = []
+  const cleanup: string[] = []
+
+  await ctx.plugin(LlmRuntime)
+  await ctx.plugin(SessionStore)
+  await ctx.plugin(SystemPrompt, { persona: '' })
+  await ctx.plugin(ToolRuntime, { mode: options.mode ?? 'native' })
+  await ctx.plugin(AgentRegistry)
+  await ctx.plugin(AgentLoop, { agents: [] })
+  if (options.persistenceRoot !== undefined) await ctx.plugin(JsonlSessionPersistence, { root: options.persistenceRoot })
+  if (options.settings === true) {
+    const dir = await tempDir()
+    cleanup.push(dir)
+    await ctx.plugin(FileSettingsProvider, { path: join(dir, 'settings.yaml') })
+  }
+  if ((options.mode ?? 'native') !== 'native') await ctx.plugin(WorkerThreadCodeRuntime, {})
+  ctx.llm.registerAdapter(['mock'], model)
+  await ctx.plugin(ToolTodo, { allowParallelInProgress: true })
+  const log = registerFixtures(ctx, options.tools ?? [...CORE_FIXTURES, ...DEFERRED_FIXTURES])
+  if (options.plugin !== false) await ctx.plugin(ToolSearch, options.plugin ?? {})
+  ctx.on('agent/error', ({ error }) => { errors.push(error) })
+
+  return {
+    ctx,
+    model,
+    log,
+    agent: (id, extra = {}) => ctx.agents.create({ ...extra, sessionId: SessionId(id), agentOptions: MODEL }),
+    resume: id => ctx.agents.resume({ resumeSessionId: SessionId(id), agentOptions: MODEL }),
+    async run(agent, text, ...steps) {
+      const before = errors.length
+      model.script(...steps)
+      agent.followup(createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }))
+      await agent.whenIdle()
+      if (errors.length > before) throw new Error(`agent ${agent.id} failed: ${String(errors.at(-1))}`)
+      if (model.pending > 0) throw new Error(`agent ${agent.id} left ${model.pending} scripted step(s) unused`)
+    },
+    async close() {
+      await ctx.fiber.dispose()
+      for (const dir of cleanup) await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A fresh temporary directory (the caller removes it). */
+export function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'dsh-tool-search-'))
+}

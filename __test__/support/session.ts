@@ -1,0 +1,41 @@
+/**
+ * Reading tool outcomes back from an Agent's session log.
+ */
+
+import type { Agent } from '@deepseek-ai/dsh-agent'
+
+export interface LoggedResult {
+  readonly isError: boolean
+  /** The text blocks of the result, joined. */
+  readonly text: string
+}
+
+/** The logged `tool/result` of one model-direct call. */
+export function loggedResult(agent: Agent, callId: string): LoggedResult {
+  for (const event of agent.session.events) {
+    if (event.type !== 'tool/result') continue
+    const block = event.data.message.content[0]
+    if (block.toolCallId !== callId) continue
+    return { isError: block.isError === true, text: textOf(block.content) }
+  }
+  throw new Error(`no tool/result for ${callId} in ${agent.id}`)
+}
+
+/** The logged `tool/code-dispatch` of one `run_code` sub-call. */
+export function loggedDispatch(agent: Agent, subCallId: string): LoggedResult {
+  for (const event of agent.session.events) {
+    if (event.type !== 'tool/code-dispatch' || event.data.subCallId !== subCallId) continue
+    return { isError: event.data.isError, text: textOf(event.data.content) }
+  }
+  throw new Error(`no tool/code-dispatch for ${subCallId} in ${agent.id}`)
+}
+
+/** The tool names a logged `tool_search` payload returned. */
+export function foundNames(result: LoggedResult): string[] {
+  const payload = JSON.parse(result.text) as { tools: { name: string }[] }
+  return payload.tools.map(tool => tool.name)
+}
+
+function textOf(content: readonly { type: string; text?: string }[]): string {
+  return content.flatMap(block => (block.type === 'text' && block.text !== undefined ? [block.text] : [])).join('')
+}

@@ -1,0 +1,71 @@
+/**
+ * The search corpus of one scope, serialized once per catalog generation, and the native indexes
+ * built from it, shared by every Agent whose corpus has the same content.
+ */
+
+import { createHash } from 'node:crypto'
+import type { ToolSchema } from '@deepseek-ai/dsh-llm'
+import { ToolIndex } from './native.ts'
+
+/** One scope's searchable tools, ready for the native index. */
+export interface Corpus {
+  /** Content hash: two scopes with equal corpora get the same index. */
+  readonly key: string
+  /** JSON array of `{name, description, parameters}`, sorted by name. */
+  readonly json: string
+  /** Tools left out because their schema is not JSON-serializable (a BigInt, a cycle, ...). */
+  readonly skipped: readonly string[]
+}
+
+/**
+ * Serialize the searchable tools. Each tool is serialized on its own, so one bad schema costs
+ * only that tool's searchability instead of the whole catalog. Sorting by name makes the key
+ * independent of registration order and of the `toolOrder` prompt setting.
+ * @param tools - the scope's registered tools.
+ * @param searchable - corpus membership (neverSearch, tool_search and run_code are out).
+ * @returns the corpus.
+ */
+export function buildCorpus(tools: Iterable<ToolSchema>, searchable: (name: string) => boolean): Corpus {
+  const entries: [string, string][] = []
+  const skipped: string[] = []
+  const seen = new Set<string>()
+  for (const tool of tools) {
+    if (seen.has(tool.name) || !searchable(tool.name)) continue
+    seen.add(tool.name)
+    try {
+      const description = typeof tool.description === 'string' ? tool.description : ''
+      entries.push([tool.name, JSON.stringify({ name: tool.name, description, parameters: tool.parameters })])
+    } catch {
+      skipped.push(tool.name)
+    }
+  }
+  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  const json = `[${entries.map(([, entry]) => entry).join(',')}]`
+  return { key: createHash('sha256').update(json).digest('base64'), json, skipped }
+}
+
+/**
+ * Native indexes by corpus content. An index is built the first time a corpus is searched and
+ * reused by every later search of an equal corpus, whichever Agent asks; building a new one drops
+ * the indexes no attached Agent uses any more.
+ */
+export class IndexCache {
+  private readonly indexes = new Map<string, ToolIndex>()
+
+  /** @param inUse - the corpus keys attached Agents currently hold. */
+  constructor(private readonly inUse: () => Iterable<string>) {}
+
+  /**
+   * @param corpus - the corpus to search.
+   * @returns its index, built now only if no equal corpus was indexed before.
+   */
+  index(corpus: Corpus): ToolIndex {
+    const cached = this.indexes.get(corpus.key)
+    if (cached !== undefined) return cached
+    const index = ToolIndex.fromJson(corpus.json)
+    const keep = new Set(this.inUse())
+    for (const key of this.indexes.keys()) if (!keep.has(key)) this.indexes.delete(key)
+    this.indexes.set(corpus.key, index)
+    return index
+  }
+}

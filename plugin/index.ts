@@ -1,0 +1,38 @@
+/**
+ * DSH plugin entry: keeps deferred tools out of the model's prompt and gives it `tool_search`.
+ * Named exports only: DSH's loader drops `inject` from a module with a default export.
+ * @module @anionex/dsh-tool-search
+ */
+
+import type { Context } from '@deepseek-ai/cordis'
+import type { Config as ConfigShape } from './config.ts'
+import { ToolSearchRuntime } from './runtime.ts'
+import { installToolSearchSettings } from './settings.ts'
+import type { ToolSearchView } from './view.ts'
+
+declare module '@deepseek-ai/cordis' {
+  interface Context {
+    /** Read-only view of dsh-tool-search's catalog, policies and per-Agent selection counts. */
+    toolSearch: ToolSearchView
+  }
+}
+
+export { Config, MAX_LIMIT, TOOL_SEARCH_NAME, normalizeSettings, type ToolSearchSettings } from './config.ts'
+export { DEFAULT_CORE_TOOLS } from './core-tools.ts'
+export { TOOL_SEARCH_SETTINGS_NAMESPACE } from './settings.ts'
+export type { ToolSearchPayload } from './payload.ts'
+export type { ToolPolicy } from './visibility.ts'
+export type { AgentRow, CatalogRow, ToolSearchView } from './view.ts'
+
+export const name = 'dsh-tool-search'
+
+/** `settings` is optional: it is picked up whenever it is mounted (see `installToolSearchSettings`). */
+export const inject = ['tools', 'systemPrompt', 'agents']
+
+export function apply(ctx: Context, config: ConfigShape): void {
+  const settings = installToolSearchSettings(ctx, config)
+  const runtime = new ToolSearchRuntime(ctx, settings)
+  // The seam for the web settings page and its GET catalog route: a read-only view, provided as
+  // `ctx.toolSearch` so a route (in this plugin or another) reads the same live state.
+  ctx.provide('toolSearch', runtime.view)
+}

@@ -1,0 +1,77 @@
+/**
+ * The `tool_search` result payload. The same canonical JSON is the tool's value, its content text
+ * and what the session log keeps, so replaying the log (`selectionFromEvents`) rebuilds exactly
+ * the selection the live commit made.
+ */
+
+import type { ContentBlock } from '@deepseek-ai/dsh-llm'
+import type { SearchHit } from './native.ts'
+
+/** Bumped only with a change replay must tell apart; the native replay reads version 1. */
+export const PAYLOAD_SCHEMA_VERSION = 1
+
+export interface ToolSearchPayload {
+  readonly schemaVersion: typeof PAYLOAD_SCHEMA_VERSION
+  readonly query: string
+  /** Names, short descriptions and scores only; schemas arrive as native tools on the next step. */
+  readonly tools: readonly SearchHit[]
+}
+
+/** The `output.schema` of `tool_search`, in `defineTool`'s schema DSL. */
+export const PAYLOAD_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    schemaVersion: { type: 'integer', const: PAYLOAD_SCHEMA_VERSION, required: true },
+    query: { type: 'string', required: true },
+    tools: {
+      type: 'array',
+      required: true,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string', required: true },
+          description: { type: 'string', required: true },
+          score: { type: 'number', required: true },
+        },
+      },
+    },
+  },
+} as const
+
+/**
+ * Rebuild a payload with its keys in canonical order. A `tools/post-execute` listener may replace
+ * the value with an equal-but-reordered object; the registry has validated it against
+ * {@link PAYLOAD_SCHEMA}, so only the order can differ.
+ * @param value - a value valid under {@link PAYLOAD_SCHEMA}.
+ * @returns the canonical payload.
+ */
+export function canonicalPayload(value: ToolSearchPayload): ToolSearchPayload {
+  return {
+    schemaVersion: PAYLOAD_SCHEMA_VERSION,
+    query: value.query,
+    tools: value.tools.map(({ name, description, score }) => ({ name, description, score })),
+  }
+}
+
+/** The payload as the single text block the model and the session log see. */
+export function payloadContent(value: ToolSearchPayload): ContentBlock[] {
+  return [{ type: 'text', text: JSON.stringify(canonicalPayload(value)) }]
+}
+
+/**
+ * The tool names of a successful result value, or an empty list for anything that is not a
+ * payload (the result of another plugin's tool named `tool_search`, for instance).
+ * @param value - the final value of a successful `tool_search` result.
+ * @returns the selected names.
+ */
+export function selectedNames(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null) return []
+  const tools = (value as { tools?: unknown }).tools
+  if (!Array.isArray(tools)) return []
+  return tools.flatMap((tool: unknown) => {
+    const name = typeof tool === 'object' && tool !== null ? (tool as { name?: unknown }).name : undefined
+    return typeof name === 'string' && name.length > 0 ? [name] : []
+  })
+}

@@ -1,0 +1,207 @@
+/**
+ * The plugin's live state: the `tool_search` registration, one {@link AgentState} per attached
+ * Agent with its two Agent-scoped listeners, the catalog generation and the shared indexes.
+ */
+
+import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { ToolSchema } from '@deepseek-ai/dsh-llm'
+import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
+import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
+import { AgentState, type AgentCatalog, type RegisteredTools } from './agent-state.ts'
+import { IndexCache, buildCorpus } from './catalog.ts'
+import { TOOL_SEARCH_NAME, sameNames } from './config.ts'
+import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
+import { selectionFromEvents, type SearchHit } from './native.ts'
+import { selectedNames } from './payload.ts'
+import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
+import { codeLanguage, renderOfferedSdk } from './sdk.ts'
+import type { LiveSettings } from './settings.ts'
+import { createToolSearchTool, type SearchRequest } from './tool.ts'
+import type { ToolSearchView } from './view.ts'
+import { VisibilityPolicy } from './visibility.ts'
+
+const NOTHING_SELECTED: ReadonlySet<string> = new Set()
+
+interface Attachment {
+  readonly state: AgentState
+  readonly detach: () => void
+}
+
+export class ToolSearchRuntime {
+  /**
+   * Bumped by every registry change, prompt-provider change and neverSearch change. Caches
+   * derived from the registry are valid for one generation; indexes outlive it when the corpus
+   * content did not change (see {@link IndexCache}).
+   */
+  private generation = 0
+  private policy: VisibilityPolicy
+  private readonly attached = new Map<Agent, Attachment>()
+  private readonly indexes = new IndexCache(() => this.corpusKeysInUse())
+  private readonly reportedUnserializable = new Set<string>()
+  private unregisterTool: (() => void) | undefined
+
+  constructor(private readonly ctx: Context, private readonly settings: LiveSettings) {
+    this.policy = new VisibilityPolicy(settings.current, DEFAULT_CORE_TOOLS)
+    const invalidate = (): void => { this.generation += 1 }
+    ctx.on('tools/change', invalidate)
+    ctx.on('system-prompt/change', invalidate)
+    settings.onChange((next, prev) => {
+      this.policy = new VisibilityPolicy(next, DEFAULT_CORE_TOOLS)
+      if (!sameNames(next.neverSearch, prev.neverSearch)) invalidate()
+      if (next.defaultLimit !== prev.defaultLimit) this.registerTool()
+    })
+    this.registerTool()
+
+    // Agents that exist before this plugin (a reload) are attached as well; their selection comes
+    // back from their session logs exactly as it would on resume.
+    for (const agent of ctx.agents.list()) this.attach(agent)
+    ctx.on('agent/created', ({ agent }) => { this.attach(agent) })
+    ctx.on('agent/disposed', ({ agent }) => { this.detach(agent) })
+    // Listeners registered through `agent.ctx` belong to the Agent's scope, not to this plugin's
+    // fiber, so unloading the plugin has to remove them explicitly.
+    ctx.effect(() => () => {
+      for (const agent of [...this.attached.keys()]) this.detach(agent)
+    }, 'dsh-tool-search: agent listeners')
+  }
+
+  /** The read-only seam for the web settings page and catalog route. */
+  readonly view: ToolSearchView = {
+    settings: () => this.settings.current,
+    catalog: () => this.ctx.tools.schemas()
+      .filter(tool => tool.name !== RUN_CODE_NAME)
+      .map(tool => ({
+        name: tool.name,
+        description: tool.description,
+        policy: this.policy.classify(tool.name, NOTHING_SELECTED) as Exclude<ReturnType<VisibilityPolicy['classify']>, 'selected'>,
+      }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    agents: () => [...this.attached].map(([agent, { state }]) => ({ id: agent.id, selected: state.selected.size })),
+  }
+
+  /** (Re-)register `tool_search`; its `limit` description carries the current default. */
+  private registerTool(): void {
+    this.unregisterTool?.()
+    const tool = createToolSearchTool(this.settings.current.defaultLimit, request => this.search(request))
+    this.unregisterTool = this.ctx.tools.register(tool)
+  }
+
+  /**
+   * Start tracking an Agent: rebuild its selection from its session log (empty for a new Agent,
+   * the persisted searches for a resumed one, the copied prefix for a fork) and add the two
+   * Agent-scoped listeners. Never throws: a throwing `agent/created` listener would veto the
+   * Agent's publication.
+   */
+  private attach(agent: Agent): void {
+    if (this.attached.has(agent)) return
+    try {
+      const state = new AgentState(this.replay(agent))
+      const disposers = [
+        // Prepended, so it is the outermost listener: it filters what every other listener built.
+        agent.ctx.on('system-prompt/assemble', async (_assembly, context, next) => {
+          const full = await next()
+          return context.scope === agent ? this.filter(agent, state, full) : full
+        }, { prepend: true }),
+        // `tools/result` is the final, frozen outcome after post-execute policy and finalization,
+        // for model-direct calls and for `run_code` sub-calls alike; failures commit nothing.
+        agent.ctx.on('tools/result', (exec, result) => {
+          if (exec.agent === agent && exec.name === TOOL_SEARCH_NAME && !result.isError) {
+            state.select(selectedNames(result.value))
+          }
+        }),
+      ]
+      this.attached.set(agent, { state, detach: () => { for (const dispose of disposers) dispose() } })
+    } catch (error) {
+      this.ctx.logger.warn(`dsh-tool-search: could not attach to agent ${agent.id}; it is offered every tool: ${message(error)}`)
+    }
+  }
+
+  private detach(agent: Agent): void {
+    const attachment = this.attached.get(agent)
+    if (attachment === undefined) return
+    this.attached.delete(agent)
+    attachment.detach()
+  }
+
+  private replay(agent: Agent): string[] {
+    try {
+      return selectionFromEvents(JSON.stringify(agent.session.events))
+    } catch (error) {
+      this.ctx.logger.warn(`dsh-tool-search: could not replay the selection of ${agent.id}; starting empty: ${message(error)}`)
+      return []
+    }
+  }
+
+  private filter(agent: Agent, state: AgentState, assembly: PromptAssembly): PromptAssembly {
+    // With an SDK section (code/both) the registry is read directly: under `code` the assembly
+    // lists only `run_code`. Otherwise the assembly's own list is the scope's registered set.
+    const sdk = hasSdkSection(assembly)
+    const registered = this.registeredFor(agent, state, sdk ? undefined : assembly.tools)
+    const policy = this.policy
+    const selected = state.selected
+    return filterAssembly(assembly, {
+      registered: registered.names,
+      offers: name => policy.offers(name, selected),
+      sdk: () => {
+        const offered = policy.offered(registered.names, selected).sort()
+        const language = codeLanguage(this.ctx)
+        const key = [registered.generation, language, ...offered].join('\n')
+        if (state.sdk?.key !== key) state.sdk = { key, text: renderOfferedSdk(this.ctx, agent, offered, language) }
+        return state.sdk.text
+      },
+    })
+  }
+
+  /**
+   * The registered tools of an Agent's scope at the current generation.
+   * @param assemblyTools - the tools of the assembly being filtered, when it lists them all.
+   */
+  private registeredFor(agent: Agent | undefined, state: AgentState | undefined, assemblyTools?: readonly ToolSchema[]): RegisteredTools {
+    const generation = this.generation
+    if (state?.registered?.generation === generation) return state.registered
+    let tools: readonly ToolSchema[]
+    try {
+      tools = assemblyTools ?? this.ctx.tools.schemas(agent)
+    } catch (error) {
+      // `schemas()` projects every tool and fails as a whole on one non-JSON schema. The list the
+      // last assembly carried is still a faithful catalog; without one there is nothing to search.
+      if (state?.registered === undefined) throw new Error(`tool_search: the tool catalog cannot be read: ${message(error)}`)
+      this.ctx.logger.warn(`dsh-tool-search: keeping the previous catalog: ${message(error)}`)
+      return state.registered
+    }
+    const registered = { generation, tools, names: new Set(tools.map(tool => tool.name)) }
+    if (state !== undefined) state.registered = registered
+    return registered
+  }
+
+  private search({ agent, query, limit }: SearchRequest): SearchHit[] {
+    const state = agent === undefined ? undefined : this.attached.get(agent)?.state
+    const registered = this.registeredFor(agent, state)
+    const catalog = state?.catalog?.generation === registered.generation ? state.catalog : this.catalogFor(registered)
+    if (state !== undefined) state.catalog = catalog
+    // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
+    // name match first even when it is excluded, so asking for an available tool by name confirms
+    // it instead of suggesting it is missing.
+    const exclude = this.policy.offered(registered.names, state?.selected ?? NOTHING_SELECTED)
+    return catalog.index.search(query, limit, { exclude })
+  }
+
+  private catalogFor(registered: RegisteredTools): AgentCatalog {
+    const policy = this.policy
+    const corpus = buildCorpus(registered.tools, name => policy.searchable(name))
+    for (const name of corpus.skipped) {
+      if (this.reportedUnserializable.has(name)) continue
+      this.reportedUnserializable.add(name)
+      this.ctx.logger.warn(`dsh-tool-search: tool ${name} is left out of the search catalog: its schema is not JSON-serializable`)
+    }
+    return { generation: registered.generation, key: corpus.key, index: this.indexes.index(corpus) }
+  }
+
+  private *corpusKeysInUse(): Iterable<string> {
+    for (const { state } of this.attached.values()) if (state.catalog !== undefined) yield state.catalog.key
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

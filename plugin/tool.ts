@@ -1,0 +1,112 @@
+/**
+ * The `tool_search` tool definition: argument checks, the canonical payload, the content
+ * finalizer and the call card. Ranking and selection live elsewhere; this file only turns a call
+ * into a {@link SearchRequest} and a ranked list into the payload.
+ */
+
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
+import { MAX_LIMIT, TOOL_SEARCH_NAME } from './config.ts'
+import type { SearchHit } from './native.ts'
+import { PAYLOAD_SCHEMA, PAYLOAD_SCHEMA_VERSION, payloadContent, type ToolSearchPayload } from './payload.ts'
+
+/** Longest query, in characters (code points) after trimming; the native index enforces the same bound. */
+export const MAX_QUERY_CHARS = 4096
+
+/** One validated search. */
+export interface SearchRequest {
+  /** The calling Agent, absent for a direct `ctx.tools.execute` without one. */
+  readonly agent: Agent | undefined
+  /** Trimmed, 1-4096 characters. */
+  readonly query: string
+  /** Whole number, 1-20. */
+  readonly limit: number
+}
+
+const DESCRIPTION = 'Find tools that are installed but not loaded yet. Only a small set of tools is '
+  + 'offered up front; many more (MCP servers, integrations, less common built-ins) are deferred to '
+  + 'keep requests small. Describe the capability you need in a few keywords (for example '
+  + '"create github issue" or "query postgres"), or pass a tool\'s exact name. Each match comes back '
+  + 'with its name, a one-line description and a relevance score; the full definitions of the '
+  + 'returned tools are added from your next step on, and you call them by name like any other tool. '
+  + 'Tools you can already call are left out of the matches unless you ask for one by exact name.'
+
+/**
+ * Build the definition for the current default limit. The limit's description states that
+ * default, so the plugin registers a fresh definition whenever the setting changes.
+ * @param defaultLimit - results returned when the call omits `limit`.
+ * @param search - ranks the corpus for one validated request (throws a clear `Error` when it cannot).
+ * @returns the registry-ready definition.
+ */
+export function createToolSearchTool(
+  defaultLimit: number,
+  search: (request: SearchRequest) => readonly SearchHit[],
+): ToolDefinition {
+  return defineTool({
+    name: TOOL_SEARCH_NAME,
+    description: DESCRIPTION,
+    parameters: {
+      query: {
+        type: 'string',
+        required: true,
+        description: `What the tool should do, in a few keywords, or a tool's exact name (at most ${MAX_QUERY_CHARS} characters).`,
+      },
+      limit: {
+        type: 'integer',
+        description: `How many tools to return, from 1 to ${MAX_LIMIT}. Default: ${defaultLimit}.`,
+      },
+    },
+    output: {
+      schema: PAYLOAD_SCHEMA,
+      render: (_args, value) => payloadContent(value),
+    },
+    // Ranking reads shared state without changing it; the selection is committed later, by the
+    // `tools/result` observer, so parallel searches cannot interfere.
+    isConcurrencySafe: () => true,
+    execute(args, exec) {
+      const query = checkQuery(args.query)
+      const limit = checkLimit(args.limit ?? defaultLimit)
+      const tools = search({ agent: exec.agent, query, limit })
+      return Promise.resolve({ schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: [...tools] })
+    },
+    // The registry calls this after `tools/post-execute`, right before the result is frozen and
+    // logged: whatever a policy listener did to the content, the durable copy is the canonical
+    // JSON of the final value, which is what the live selection is committed from.
+    finalizeContent(_exec, result) {
+      return result.isError ? undefined : payloadContent(result.value as unknown as ToolSearchPayload)
+    },
+    presentCall: args => ({
+      card: 'generic',
+      title: `Search tools: ${clip(args.query.trim(), 80)}`,
+      kind: 'search',
+      rawInput: args.limit === undefined ? { query: args.query } : { query: args.query, limit: args.limit },
+    }),
+  })
+}
+
+function checkQuery(raw: string): string {
+  const query = raw.trim()
+  if (query.length === 0) throw new Error('tool_search: query is empty; describe the tool you need in a few words')
+  if (exceeds(query, MAX_QUERY_CHARS)) {
+    throw new Error(`tool_search: query is longer than ${MAX_QUERY_CHARS} characters; use a few keywords instead`)
+  }
+  return query
+}
+
+function checkLimit(limit: number): number {
+  if (limit < 1 || limit > MAX_LIMIT) throw new Error(`tool_search: limit must be from 1 to ${MAX_LIMIT}, got ${limit}`)
+  return limit
+}
+
+/** Whether `text` has more than `max` code points, without walking a huge string to the end. */
+function exceeds(text: string, max: number): boolean {
+  if (text.length <= max) return false // UTF-16 units >= code points
+  let count = 0
+  for (const _ of text) if (++count > max) return true
+  return false
+}
+
+function clip(text: string, max: number): string {
+  // Cut by UTF-16 unit (the query may be arbitrarily long here) and drop a split surrogate half.
+  return text.length <= max ? text : `${text.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, '')}…`
+}
