@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util'
 import { DSH_VERSION, HMR_PATCH, installDsh } from './e2e/dsh-install.mjs'
 import { startModelServer } from './e2e/model-server.mjs'
 import { run, runOk, tail, killAll } from './e2e/processes.mjs'
-import { addPlugins, describeTarball, pack, peerResolution, platformKey, profileOwnDshPackages, rowsLoading } from './e2e/profile.mjs'
+import { addPlugins, describeTarball, importFromProfile, pack, peerResolution, platformKey, profileOwnDshPackages, rowsLoading } from './e2e/profile.mjs'
 import { Checks, summarizeRequests } from './e2e/report.mjs'
 import { scenario } from './e2e/scenarios.mjs'
 
@@ -171,15 +171,20 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
     checks.add(`the composed profile mounts ${pkg.name} by its bare package name`, rows.length > 0, { observed: rows })
   }
   if (plugin) {
+    const imported = await importFromProfile(env, plugin.name)
+    checks.add(`${plugin.name} imports by its bare name from the profile`, imported.ok, { observed: imported.ok ? 'loaded' : imported.error })
+    if (!imported.ok) log(`${mode}: ${plugin.name} does not import from the profile:\n${imported.error.split('\n').slice(0, 12).join('\n')}`)
     const peers = peerResolution(env, plugin.name, dsh.dir)
     report.peerResolution ??= { profileOwnDshPackages: profileOwnDshPackages(env), peers }
-    checks.add('every @deepseek-ai package the plugin uses resolves into the DSH installation', peers.every((peer) => peer.fromDshInstall), {
-      observed: peers.filter((peer) => !peer.fromDshInstall),
+    // Packages DSH shares as peers must be DSH's own instance: a dependency
+    // would install a second copy beside it, and an undeclared import works
+    // only through dsh's fallback folder.
+    const sharedPeers = peers.filter((peer) => peer.sharedByDsh)
+    checks.add('the DSH packages the plugin uses resolve to the DSH installation\'s own copies', sharedPeers.every((peer) => peer.fromDshInstall), {
+      observed: sharedPeers.filter((peer) => !peer.fromDshInstall),
     })
-    // A dependency would install a second copy beside DSH's; an undeclared
-    // import works only through dsh's fallback folder. Peers are the contract.
-    checks.add('every @deepseek-ai package the plugin uses is a peer dependency', peers.every((peer) => peer.declaredIn === 'peerDependencies'), {
-      observed: peers.filter((peer) => peer.declaredIn !== 'peerDependencies').map((peer) => `${peer.name}: ${peer.declaredIn}`),
+    checks.add('the plugin declares the DSH packages it uses as peer dependencies', sharedPeers.every((peer) => peer.declaredIn === 'peerDependencies'), {
+      observed: sharedPeers.filter((peer) => peer.declaredIn !== 'peerDependencies').map((peer) => `${peer.name}: ${peer.declaredIn}`),
     })
   }
 

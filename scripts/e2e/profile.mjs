@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { findPackageJSON } from 'node:module'
 import { dirname, join, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { runOk } from './processes.mjs'
+import { run, runOk } from './processes.mjs'
 
 export const PROFILE = 'headless'
 
@@ -91,9 +91,15 @@ export function peerResolution(env, packageName, dshDir) {
   ].filter((name) => name.startsWith('@deepseek-ai/')))
   const dshReal = realpathSync(dshDir)
   const store = join(dshDir, 'node_modules', '.pnpm')
+  const shared = sharedByDsh(store)
   const base = pathToFileURL(join(installed, 'package.json'))
   return [...names].sort().map((name) => {
-    const entry = { name, declaredIn: declared(name), range: manifest.peerDependencies?.[name] ?? manifest.dependencies?.[name] }
+    const entry = {
+      name,
+      declaredIn: declared(name),
+      range: manifest.peerDependencies?.[name] ?? manifest.dependencies?.[name],
+      sharedByDsh: shared.has(name),
+    }
     let found
     try {
       found = findPackageJSON(name, base)
@@ -117,6 +123,25 @@ export function peerResolution(env, packageName, dshDir) {
   })
 }
 
+/**
+ * The @deepseek-ai packages DSH's own packages mostly take as peer
+ * dependencies: services and registries that must be one instance per
+ * process (cordis, dsh-tools, ...). The rest, such as schemastery, DSH's
+ * packages mostly bundle as plain dependencies, so a plugin may too.
+ */
+function sharedByDsh(store) {
+  const votes = new Map()
+  const scope = join(store, 'node_modules', '@deepseek-ai')
+  for (const dir of existsSync(scope) ? readdirSync(scope) : []) {
+    const file = join(scope, dir, 'package.json')
+    if (!existsSync(file)) continue
+    const manifest = JSON.parse(readFileSync(file, 'utf8'))
+    for (const name of Object.keys(manifest.peerDependencies ?? {})) votes.set(name, (votes.get(name) ?? 0) + 1)
+    for (const name of Object.keys(manifest.dependencies ?? {})) votes.set(name, (votes.get(name) ?? 0) - 1)
+  }
+  return new Set([...votes].filter(([, vote]) => vote > 0).map(([name]) => name))
+}
+
 /** Bare package names imported by a package's own JavaScript files. */
 function importedPackages(dir) {
   const names = new Set()
@@ -128,6 +153,21 @@ function importedPackages(dir) {
     }
   }
   return names
+}
+
+/**
+ * Import the plugin by its bare name from the profile directory, as DSH's
+ * loader does. In rc.8 headless a failed import surfaces only as "could not
+ * be resolved (see the error(s) logged above)" with nothing logged, so this
+ * is where the real error (e.g. a missing native binding) becomes visible.
+ */
+export async function importFromProfile(env, packageName) {
+  const result = await run(process.execPath, ['--input-type=module', '-e', 'await import(process.argv[1])', packageName], {
+    cwd: profileDir(env),
+    env,
+    timeoutMs: 60_000,
+  })
+  return { ok: result.code === 0, error: result.stderr.split('\n').filter((line) => !/^\s+at |^\s+\.\.\. \d+ lines/.test(line)).join('\n').trim() }
 }
 
 /** Whether pnpm put any @deepseek-ai package into the profile itself. */
