@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util'
 import { DSH_VERSION, HMR_PATCH, installDsh } from './e2e/dsh-install.mjs'
 import { startModelServer } from './e2e/model-server.mjs'
 import { run, runOk, tail, killAll } from './e2e/processes.mjs'
-import { addPlugins, describeTarball, importFromProfile, pack, peerResolution, platformKey, profileOwnDshPackages, rowsLoading } from './e2e/profile.mjs'
+import { PROFILE, addPlugins, describeTarball, importFromProfile, pack, peerResolution, platformKey, profileOwnDshPackages, rowsLoading } from './e2e/profile.mjs'
 import { Checks, summarizeRequests } from './e2e/report.mjs'
 import { scenario } from './e2e/scenarios.mjs'
 
@@ -163,38 +163,14 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
   delete env.DSH_TOOLS_MODE
   const checks = new Checks()
 
-  const tarballs = [fixture.tarball, plugin?.native.tarball, plugin?.tarball].filter(Boolean)
-  const installed = await addPlugins(dsh, env, tarballs)
-  for (const pkg of [fixture, plugin].filter(Boolean)) {
-    checks.add(`the profile lists ${pkg.name} as a bundle`, installed.bundles.includes(pkg.name), { observed: installed.bundles })
-    const rows = await rowsLoading(dsh, env, pkg.name, hmrPatch)
-    checks.add(`the composed profile mounts ${pkg.name} by its bare package name`, rows.length > 0, { observed: rows })
-  }
-  if (plugin) {
-    const imported = await importFromProfile(env, plugin.name)
-    checks.add(`${plugin.name} imports by its bare name from the profile`, imported.ok, { observed: imported.ok ? 'loaded' : imported.error })
-    if (!imported.ok) log(`${mode}: ${plugin.name} does not import from the profile:\n${imported.error.split('\n').slice(0, 12).join('\n')}`)
-    const peers = peerResolution(env, plugin.name, dsh.dir)
-    report.peerResolution ??= { profileOwnDshPackages: profileOwnDshPackages(env), peers }
-    // Packages DSH shares as peers must be DSH's own instance: a dependency
-    // would install a second copy beside it, and an undeclared import works
-    // only through dsh's fallback folder.
-    const sharedPeers = peers.filter((peer) => peer.sharedByDsh)
-    checks.add('the DSH packages the plugin uses resolve to the DSH installation\'s own copies', sharedPeers.every((peer) => peer.fromDshInstall), {
-      observed: sharedPeers.filter((peer) => !peer.fromDshInstall),
-    })
-    checks.add('the plugin declares the DSH packages it uses as peer dependencies', sharedPeers.every((peer) => peer.declaredIn === 'peerDependencies'), {
-      observed: sharedPeers.filter((peer) => peer.declaredIn !== 'peerDependencies').map((peer) => `${peer.name}: ${peer.declaredIn}`),
-    })
-  }
-
+  const installed = await installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, checks)
   const nonce = `nonce-${randomUUID()}`
   const fixtureLog = join(root, `fixture-calls-${mode}.jsonl`)
   const { model, check } = scenario({ mode, withPlugin: Boolean(plugin) })
   const server = await startModelServer(model)
   let dshRun
   try {
-    dshRun = await run(dsh.bin, ['--profile', 'headless', '--patch', hmrPatch, 'What will the weather be like in Paris?'], {
+    dshRun = await run(dsh.bin, ['--profile', PROFILE, '--patch', hmrPatch, 'What will the weather be like in Paris?'], {
       cwd: workdir,
       timeoutMs,
       env: {
@@ -235,6 +211,39 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
     fixtureCalls: observed.fixtureCalls,
     checks: checks.list,
   }
+}
+
+/**
+ * `dsh plugin add` the tarballs into the fresh profile, then check that the
+ * profile mounts them by bare name, that the plugin imports from there, and
+ * where its @deepseek-ai imports resolve.
+ */
+async function installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, checks) {
+  const tarballs = [fixture.tarball, plugin?.native.tarball, plugin?.tarball].filter(Boolean)
+  const installed = await addPlugins(dsh, env, tarballs)
+  for (const pkg of [fixture, plugin].filter(Boolean)) {
+    checks.add(`the profile lists ${pkg.name} as a bundle`, installed.bundles.includes(pkg.name), { observed: installed.bundles })
+    const rows = await rowsLoading(dsh, env, pkg.name, hmrPatch)
+    checks.add(`the composed profile mounts ${pkg.name} by its bare package name`, rows.length > 0, { observed: rows })
+  }
+  if (plugin) {
+    const imported = await importFromProfile(env, plugin.name)
+    checks.add(`${plugin.name} imports by its bare name from the profile`, imported.ok, { observed: imported.ok ? 'loaded' : imported.error })
+    if (!imported.ok) log(`${mode}: ${plugin.name} does not import from the profile:\n${imported.error.split('\n').slice(0, 12).join('\n')}`)
+    const peers = peerResolution(env, plugin.name, dsh.dir)
+    report.peerResolution ??= { profileOwnDshPackages: profileOwnDshPackages(env), peers }
+    // Packages DSH shares as peers must be DSH's own instance: a dependency
+    // would install a second copy beside it, and an undeclared import works
+    // only through dsh's fallback folder.
+    const sharedPeers = peers.filter((peer) => peer.sharedByDsh)
+    checks.add('the DSH packages the plugin uses resolve to the DSH installation\'s own copies', sharedPeers.every((peer) => peer.fromDshInstall), {
+      observed: sharedPeers.filter((peer) => !peer.fromDshInstall),
+    })
+    checks.add('the plugin declares the DSH packages it uses as peer dependencies', sharedPeers.every((peer) => peer.declaredIn === 'peerDependencies'), {
+      observed: sharedPeers.filter((peer) => peer.declaredIn !== 'peerDependencies').map((peer) => `${peer.name}: ${peer.declaredIn}`),
+    })
+  }
+  return installed
 }
 
 /** An error report's messages without its stack frames, to show why dsh stopped. */

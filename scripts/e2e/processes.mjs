@@ -28,7 +28,7 @@ export function run(command, args, { cwd, env = process.env, timeoutMs = 120_000
   const started = performance.now()
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-    live.add(child.pid)
+    if (child.pid !== undefined) live.add(child.pid)
     let stdout = ''
     let stderr = ''
     let timedOut = false

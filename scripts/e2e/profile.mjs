@@ -51,7 +51,7 @@ export function platformKey() {
 export async function addPlugins(dsh, env, tarballs) {
   const result = await runOk(dsh.bin, ['plugin', '--profile', PROFILE, 'add', ...tarballs], { env, timeoutMs: 300_000 })
   const manifest = JSON.parse(readFileSync(join(profileDir(env), 'package.json'), 'utf8'))
-  return { ms: result.ms, bundles: manifest.dsh?.profile?.bundles ?? [], dependencies: manifest.dependencies ?? {} }
+  return { ms: result.ms, bundles: manifest.dsh?.profile?.bundles ?? [] }
 }
 
 export function profileDir(env) {
