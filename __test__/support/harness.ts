@@ -41,6 +41,8 @@ export interface Harness {
   readonly model: ScriptedModel
   /** Every fixture tool execution. */
   readonly log: CallLog
+  /** Every warning logged through cordis, formatted. */
+  readonly warnings: string[]
   /** Create an Agent through `ctx.agents.create` (the path Web and subagents use). */
   agent(id: string, options?: Omit<CreateAgentOptions, 'sessionId' | 'agentOptions'>): Promise<AgentHandle>
   /** Resume a persisted session through `ctx.agents.resume`. */
@@ -59,7 +61,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const ctx = new Context()
   const model = new ScriptedModel()
   const errors: unknown[] = []
+  const warnings: string[] = []
   const cleanup: string[] = []
+  // Level 2 is cordis' WARN; the default threshold (1) would drop warnings.
+  ctx.logger.exporter({ levels: { default: 2 }, export: (message) => {
+    if (message.type === 'warn') warnings.push(message.args.map(String).join(' '))
+  } })
 
   await ctx.plugin(LlmRuntime)
   await ctx.plugin(SessionStore)
@@ -84,6 +91,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ctx,
     model,
     log,
+    warnings,
     agent: (id, extra = {}) => ctx.agents.create({ ...extra, sessionId: SessionId(id), agentOptions: MODEL }),
     resume: id => ctx.agents.resume({ resumeSessionId: SessionId(id), agentOptions: MODEL }),
     async run(agent, text, ...steps) {

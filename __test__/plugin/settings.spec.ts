@@ -1,0 +1,111 @@
+import { setImmediate as macrotask } from 'node:timers/promises'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ToolSchema } from '@deepseek-ai/dsh-llm'
+import { Config, normalizeSettings } from '../../plugin/config.ts'
+import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
+import { createHarness, type Harness } from '../support/harness.ts'
+import { reply, toolCall } from '../support/scripted-model.ts'
+import { foundNames, loggedResult } from '../support/session.ts'
+
+const WEATHER = 'mcp__weather__forecast'
+
+let harness: Harness | undefined
+afterEach(async () => {
+  await harness?.close()
+  harness = undefined
+})
+
+/** Write the `tool-search` section and let the settings service notify its watchers. */
+async function changeSettings(h: Harness, section: Partial<Config>): Promise<void> {
+  await h.ctx.settings.replace(TOOL_SEARCH_SETTINGS_NAMESPACE, section)
+  // Settings watchers run on a queued continuation after the write commits.
+  await macrotask()
+}
+
+function limitDescription(tools: readonly ToolSchema[] | undefined): string {
+  const search = tools?.find(tool => tool.name === 'tool_search')
+  const parameters = search?.parameters as { properties: { limit: { description: string } } } | undefined
+  return parameters?.properties.limit.description ?? ''
+}
+
+describe('settings normalization', () => {
+  it('trims, de-duplicates and sorts names, and never lets tool_search be blocked', () => {
+    expect(normalizeSettings({
+      defaultLimit: 7,
+      alwaysVisible: [' web_search', 'web_search', '', 'b_tool', '  '],
+      neverSearch: ['tool_search', ' z', 'a ', 'a'],
+    })).toEqual({ defaultLimit: 7, alwaysVisible: ['b_tool', 'web_search'], neverSearch: ['a', 'z'] })
+  })
+
+  it('fills defaults and rejects a limit outside 1-20, in the schema and without it', () => {
+    expect(Config({})).toEqual({ defaultLimit: 5, alwaysVisible: [], neverSearch: [] })
+    expect(() => Config({ defaultLimit: 21 })).toThrow()
+    expect(() => Config({ defaultLimit: 0 })).toThrow()
+    expect(() => normalizeSettings({ defaultLimit: 2.5 })).toThrow(/defaultLimit must be a whole number from 1 to 20/)
+  })
+})
+
+describe('the plugin without a settings service', () => {
+  it('loads and applies its row config', async () => {
+    harness = await createHarness({ plugin: { alwaysVisible: ['web_search'], neverSearch: ['bash'] } })
+    expect(harness.ctx.get('settings')).toBeUndefined()
+    const { agent } = await harness.agent('a')
+    await harness.run(agent, 'hi', reply('ok'))
+    expect(harness.model.toolNames()).toContain('web_search')
+    expect(harness.model.toolNames()).not.toContain('bash')
+  })
+})
+
+describe('live settings', () => {
+  it('registers the tool-search section with the row config as its base', async () => {
+    harness = await createHarness({ settings: true, plugin: { defaultLimit: 3 } })
+    expect(harness.ctx.settings.get(TOOL_SEARCH_SETTINGS_NAMESPACE)).toEqual({ defaultLimit: 3, alwaysVisible: [], neverSearch: [] })
+  })
+
+  it('neverSearch hides a selected tool without forgetting it, and unsearchable tools are not found', async () => {
+    harness = await createHarness({ settings: true })
+    const h = harness
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast' }), reply('ok'))
+    expect(h.model.toolNames()).toContain(WEATHER)
+
+    await changeSettings(h, { neverSearch: [WEATHER] })
+    await h.run(agent, 'weather?', toolCall('c2', 'tool_search', { query: 'weather forecast' }), reply('none'))
+    expect(foundNames(loggedResult(agent, 'c2'))).not.toContain(WEATHER)
+    expect(h.model.toolNames()).not.toContain(WEATHER)
+
+    await changeSettings(h, {})
+    await h.run(agent, 'again', reply('ok'))
+    expect(h.model.toolNames()).toContain(WEATHER)
+  })
+
+  it('alwaysVisible offers a deferred tool without a search; neverSearch wins over it', async () => {
+    harness = await createHarness({ settings: true })
+    const h = harness
+    const { agent } = await h.agent('a')
+    await changeSettings(h, { alwaysVisible: ['web_search', WEATHER] })
+    await h.run(agent, 'hi', reply('ok'))
+    expect(h.model.toolNames()).toEqual(expect.arrayContaining(['web_search', WEATHER]))
+
+    await changeSettings(h, { alwaysVisible: ['web_search', WEATHER], neverSearch: [WEATHER] })
+    await h.run(agent, 'hi', reply('ok'))
+    expect(h.model.toolNames()).toContain('web_search')
+    expect(h.model.toolNames()).not.toContain(WEATHER)
+  })
+
+  it('defaultLimit changes the limit description and the number of results of a search without a limit', async () => {
+    harness = await createHarness({ settings: true })
+    const h = harness
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'tools?', toolCall('c1', 'tool_search', { query: 'mcp' }), reply('ok'))
+    expect(limitDescription(h.model.requests[0]?.tools)).toContain('Default: 5.')
+    expect(foundNames(loggedResult(agent, 'c1'))).toHaveLength(4)
+
+    await changeSettings(h, { defaultLimit: 2 })
+    // A fresh Agent: the first one can already call every mcp tool, so it would get no new ones.
+    const { agent: other } = await h.agent('b')
+    await h.run(other, 'tools?', toolCall('c1', 'tool_search', { query: 'mcp' }), reply('ok'))
+    expect(limitDescription(h.model.requests[2]?.tools)).toContain('Default: 2.')
+    expect(foundNames(loggedResult(other, 'c1'))).toHaveLength(2)
+  })
+})
