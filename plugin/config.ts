@@ -24,7 +24,8 @@ export interface Config {
   neverSearch: string[]
 }
 
-export const Config: z<Config> = z.object({
+/** Input may omit any field (the schema fills the defaults); `apply` receives the full {@link Config}. */
+export const Config: z<Partial<Config>, Config> = z.object({
   defaultLimit: z.natural().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT)
     .description('Tools returned by one tool_search call when the model does not pass a limit (1-20).'),
   alwaysVisible: z.array(z.string()).default([])

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { Context } from '@deepseek-ai/cordis'
 import AgentRegistry, { type Agent, type AgentHandle, type CreateAgentOptions } from '@deepseek-ai/dsh-agent'
 import AgentLoop from '@deepseek-ai/dsh-agent-loop'
+import type { CodeRuntime } from '@deepseek-ai/dsh-code-runtime'
 import WorkerThreadCodeRuntime from '@deepseek-ai/dsh-code-runtime-worker-thread'
 import LlmRuntime, { createUserMessage } from '@deepseek-ai/dsh-llm'
 import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
@@ -24,8 +25,10 @@ import { CORE_FIXTURES, DEFERRED_FIXTURES, registerFixtures, type CallLog, type 
 import { ScriptedModel, type Step } from './scripted-model.ts'
 
 export interface HarnessOptions {
-  /** `tools` row presentation mode; `code`/`both` also mount the worker-thread code runtime. */
+  /** `tools` row presentation mode; `code`/`both` also mount a code runtime. */
   readonly mode?: ToolPresentationMode
+  /** The code runtime for `code`/`both` (default: DSH's worker-thread TypeScript runtime). */
+  readonly codeRuntime?: CodeRuntimePlugin
   /** Row config for this plugin; `false` leaves the plugin out (a baseline DSH). */
   readonly plugin?: Partial<Config> | false
   /** Mount `dsh-settings-file` on a fresh document in a temporary directory. */
@@ -55,6 +58,8 @@ export interface Harness {
   close(): Promise<void>
 }
 
+type CodeRuntimePlugin = typeof WorkerThreadCodeRuntime | (new (ctx: Context) => CodeRuntime)
+
 const MODEL = { provider: 'mock', model: 'mock' } as const
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -80,7 +85,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     cleanup.push(dir)
     await ctx.plugin(FileSettingsProvider, { path: join(dir, 'settings.yaml') })
   }
-  if ((options.mode ?? 'native') !== 'native') await ctx.plugin(WorkerThreadCodeRuntime, {})
+  if ((options.mode ?? 'native') !== 'native') await ctx.plugin(options.codeRuntime ?? WorkerThreadCodeRuntime, {})
   ctx.llm.registerAdapter(['mock'], model)
   await ctx.plugin(ToolTodo, { allowParallelInProgress: true })
   const log = registerFixtures(ctx, options.tools ?? [...CORE_FIXTURES, ...DEFERRED_FIXTURES])

@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { CodeRuntime, type CodeRunResult } from '@deepseek-ai/dsh-code-runtime'
+import { createHarness, type Harness } from '../support/harness.ts'
+import { reply, toolCall } from '../support/scripted-model.ts'
+import { foundNames, loggedDispatch, loggedResult } from '../support/session.ts'
+
+const WEATHER = 'mcp__weather__forecast'
+const GITHUB = 'mcp__github__create_issue'
+
+let harness: Harness
+afterEach(async () => { await harness.close() })
+
+/** A `run_code` call whose program is `code` (the body of an async TypeScript function). */
+function runCode(id: string, code: string) {
+  return toolCall(id, 'run_code', { code, description: 'Run a program against the tools' })
+}
+
+/** The names declared in the TypeScript SDK's `ToolArgsMap` of one rendered system prompt. */
+function sdkTools(system: string): string[] {
+  const args = /interface ToolArgsMap \{([\s\S]*?)\n\}/.exec(system)?.[1] ?? ''
+  return [...args.matchAll(/^ {2}([A-Za-z_][A-Za-z0-9_]*): /gm)].map(match => match[1] ?? '').sort()
+}
+
+describe('Code Mode (`code`): only run_code is native, tools live in the SDK section', () => {
+  it('declares only offered tools in the SDK, and a search made inside run_code commits and shows up', async () => {
+    harness = await createHarness({ mode: 'code' })
+    const { agent } = await harness.agent('a')
+    await harness.run(agent, 'weather in Paris?',
+      runCode('c1', 'const found = await tools.tool_search({ query: "weather forecast" }); return found.tools.map(t => t.name)'),
+      runCode('c2', `return await tools.${WEATHER}({ city: "Paris" })`),
+      reply('sunny'))
+
+    const [first, second] = harness.model.requests
+    expect(harness.model.toolNames(first)).toEqual(['run_code'])
+    expect(sdkTools(harness.model.system(first))).toEqual(['bash', 'grep', 'read', 'todo_write', 'tool_search'])
+
+    expect(foundNames(loggedDispatch(agent, 'c1:code:1'))).toContain(WEATHER)
+    expect(harness.model.toolNames(second)).toEqual(['run_code'])
+    expect(sdkTools(harness.model.system(second))).toEqual(['bash', 'grep', WEATHER, 'read', 'todo_write', 'tool_search'].sort())
+    expect(loggedResult(agent, 'c2').isError).toBe(false)
+    expect(harness.log.calls).toEqual([{ name: WEATHER, args: { city: 'Paris' } }])
+  })
+
+  it('rebuilds the selection from run_code sub-calls when a fork attaches', async () => {
+    harness = await createHarness({ mode: 'code' })
+    const { agent: parent } = await harness.agent('parent')
+    await harness.run(parent, 'weather?',
+      runCode('c1', 'return (await tools.tool_search({ query: "weather forecast" })).tools.length'),
+      reply('ok'))
+    const { agent: child } = await harness.agent('child', {
+      seed: parent.session.events,
+      meta: { parentSession: parent.id, seedLength: parent.session.events.length },
+    })
+    await harness.run(child, 'continue', reply('ok'))
+    expect(sdkTools(harness.model.system())).toContain(WEATHER)
+    expect(sdkTools(harness.model.system())).not.toContain(GITHUB)
+  })
+
+  it('a failed search inside run_code commits nothing', async () => {
+    harness = await createHarness({ mode: 'code' })
+    const { agent } = await harness.agent('a')
+    await harness.run(agent, 'weather?',
+      runCode('c1', 'try { await tools.tool_search({ query: "weather", limit: 50 }) } catch (e) { return String(e) }'),
+      reply('ok'))
+    expect(loggedDispatch(agent, 'c1:code:1').isError).toBe(true)
+    expect(sdkTools(harness.model.system())).not.toContain(WEATHER)
+  })
+})
+
+describe('`both`: native schemas and the SDK are filtered alike', () => {
+  it('offers the same tools natively and in the SDK, before and after a native search', async () => {
+    harness = await createHarness({ mode: 'both' })
+    const { agent } = await harness.agent('a')
+    await harness.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast' }), reply('ok'))
+
+    const [first, second] = harness.model.requests
+    const offered = ['bash', 'grep', 'read', 'todo_write', 'tool_search']
+    expect(harness.model.toolNames(first).sort()).toEqual([...offered, 'run_code'].sort())
+    expect(sdkTools(harness.model.system(first))).toEqual(offered)
+    expect(harness.model.toolNames(second).sort()).toEqual([...offered, 'run_code', WEATHER].sort())
+    expect(sdkTools(harness.model.system(second))).toEqual([...offered, WEATHER].sort())
+  })
+})
+
+/**
+ * DSH 0.1.x also renders a Python SDK for a runtime whose language is `python`, but publishes no
+ * Python backend. This stand-in implements DSH's abstract `CodeRuntime` seam so the Python
+ * rendering path can be checked; no program is run.
+ */
+class DeclarationOnlyPythonRuntime extends CodeRuntime {
+  readonly language = 'python'
+  readonly isolation = 'none'
+  run(): Promise<CodeRunResult> {
+    return Promise.reject(new Error('this test runtime declares the Python SDK but runs nothing'))
+  }
+}
+
+describe('a Python code runtime', () => {
+  it('gets the filtered SDK rendered by DSH\'s Python renderer', async () => {
+    harness = await createHarness({ mode: 'code', codeRuntime: DeclarationOnlyPythonRuntime })
+    const { agent } = await harness.agent('a')
+    await harness.run(agent, 'hi', reply('ok'))
+    const system = harness.model.system()
+    expect(system).toContain('class Tools(Protocol)')
+    expect(system).toMatch(/async def tool_search\(/)
+    expect(system).toMatch(/async def bash\(/)
+    expect(system).not.toContain(WEATHER)
+  })
+})
