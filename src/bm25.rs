@@ -15,15 +15,10 @@ pub fn idf(docs: usize, df: usize) -> f64 {
     ln(1.0 + (n - df + 0.5) / (df + 0.5))
 }
 
-/// The part of a term's weight that depends only on the document: `K1 * (1 - B + B * len/avg)`.
-pub fn length_norm(len: usize, avg_len: f64) -> f64 {
-    let ratio = if avg_len > 0.0 { len as f64 / avg_len } else { 0.0 };
-    K1 * (1.0 - B + B * ratio)
-}
-
-/// A term's contribution to a document's score.
-pub fn term_score(idf: f64, tf: f64, norm: f64) -> f64 {
-    idf * (tf * (K1 + 1.0)) / (tf + norm)
+/// A term's contribution to a document's score, from its (fielded, length-normalized)
+/// frequency `tf`: grows with `tf` but saturates, faster for small `k1`.
+pub fn saturate(idf: f64, tf: f64, k1: f64) -> f64 {
+    idf * (tf * (k1 + 1.0)) / (tf + k1)
 }
 
 /// Natural logarithm for `x >= 1`, from `x = m * 2^e` and the series
@@ -80,13 +75,12 @@ mod tests {
     }
 
     #[test]
-    fn term_score_saturates_with_frequency_and_falls_with_length() {
-        let norm = length_norm(10, 10.0);
-        assert!((norm - K1).abs() < 1e-12);
-        let once = term_score(1.0, 1.0, norm);
-        let twice = term_score(1.0, 2.0, norm);
+    fn saturation_grows_with_frequency_but_less_than_linearly() {
+        let once = saturate(2.0, 1.0, K1);
+        let twice = saturate(2.0, 2.0, K1);
+        assert!((once - 2.0).abs() < 1e-12, "tf 1 at average length scores the idf");
         assert!(twice > once && twice < 2.0 * once);
-        assert!(term_score(1.0, 1.0, length_norm(100, 10.0)) < once);
+        assert!(saturate(2.0, 1000.0, K1) < 2.0 * (K1 + 1.0));
     }
 
     #[test]

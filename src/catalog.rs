@@ -56,7 +56,7 @@ impl fmt::Display for CatalogError {
 }
 
 /// Parses catalog text. The returned [`Json`] owns the text the specs borrow.
-pub fn parse(text: &str) -> Result<Json, CatalogError> {
+pub fn parse(text: &str) -> Result<Json<'_>, CatalogError> {
     if text.len() > MAX_CATALOG_BYTES {
         return Err(CatalogError::TooLarge(text.len()));
     }
@@ -64,14 +64,14 @@ pub fn parse(text: &str) -> Result<Json, CatalogError> {
 }
 
 /// The tools of a parsed catalog, in catalog order (duplicates included; the index keeps the first).
-pub fn tools(json: &Json) -> Result<Vec<ToolSpec<'_>>, CatalogError> {
+pub fn tools<'j>(json: &'j Json) -> Result<Vec<ToolSpec<'j>>, CatalogError> {
     let root = json.root();
     let list = json.get(root, "tools").filter(|_| json.members(root).is_some()).unwrap_or(root);
     let items = json.items(list).ok_or(CatalogError::NotAList(json.kind(list)))?;
     items.iter().enumerate().map(|(index, &item)| tool(json, index, item)).collect()
 }
 
-fn tool(json: &Json, index: usize, item: NodeId) -> Result<ToolSpec<'_>, CatalogError> {
+fn tool<'j>(json: &'j Json, index: usize, item: NodeId) -> Result<ToolSpec<'j>, CatalogError> {
     if json.members(item).is_none() {
         return Err(CatalogError::NotATool { index, kind: json.kind(item) });
     }

@@ -1,34 +1,42 @@
-//! Projection: the text a tool is searched under.
+//! Projection: the text a tool is searched under, split into fields that are weighted apart.
 //!
-//! A tool's document is its name, its name with `_` read as spaces, its description, then a walk
-//! of its parameter schema: each node's description, then each property name (sorted) followed by
-//! that property's own text, then `items`, then `anyOf` branches. This is the seed plugin's (and
-//! Codex's) document, so rankings stay comparable. The walk keeps its own stack: a schema nested
-//! 100,000 levels deep costs memory in proportion to its size, never call-stack depth.
+//! A tool's document is its name, its description, then a walk of its parameter schema: each
+//! node's description, title and string enum values, then each property name (sorted) followed
+//! by that property's own text, then `items`, `anyOf`, `oneOf` and `allOf`. This extends the seed
+//! plugin's (and Codex's) document with the schema text those leave out. The walk keeps its own
+//! stack: a schema nested 100,000 levels deep costs memory in proportion to its size, never
+//! call-stack depth.
+
+use std::borrow::Cow;
+use std::ops::Range;
 
 use crate::catalog::ToolSpec;
-use crate::json::{Json, NodeId};
+use crate::json::{Json, Node, NodeId};
 
-/// The projected text of one tool, in document order.
-pub fn project(json: &Json, tool: &ToolSpec) -> String {
-    let mut parts = Parts::default();
-    parts.push(tool.name);
-    parts.push(&tool.name.replace('_', " "));
-    parts.push(tool.description);
-    if let Some(schema) = tool.parameters {
-        walk_schema(json, schema, &mut parts);
-    }
-    parts.text
+/// Where a piece of text sits in a tool definition. Evidence from a name counts more than
+/// evidence buried in a long schema; see [`crate::index::Params`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Name = 0,
+    Description = 1,
+    /// Property names.
+    Parameter = 2,
+    /// Descriptions, titles and enum values inside the schema.
+    Schema = 3,
 }
 
-/// Space-joined, trimmed, non-empty parts.
-#[derive(Default)]
-struct Parts {
-    text: String,
+pub const FIELDS: usize = 4;
+
+/// The projected text of one tool: `text` is every part joined by spaces in document order, and
+/// each part's byte range is listed with its field.
+#[derive(Debug, Default)]
+pub struct Projection {
+    pub text: String,
+    pub parts: Vec<(Field, Range<usize>)>,
 }
 
-impl Parts {
-    fn push(&mut self, part: &str) {
+impl Projection {
+    fn push(&mut self, field: Field, part: &str) {
         let part = part.trim();
         if part.is_empty() {
             return;
@@ -36,8 +44,25 @@ impl Parts {
         if !self.text.is_empty() {
             self.text.push(' ');
         }
+        let start = self.text.len();
         self.text.push_str(part);
+        self.parts.push((field, start..self.text.len()));
     }
+
+    /// Each part's text with its field, in document order.
+    pub fn fields(&self) -> impl Iterator<Item = (Field, &str)> {
+        self.parts.iter().map(|(field, range)| (*field, &self.text[range.clone()]))
+    }
+}
+
+pub fn project(json: &Json, tool: &ToolSpec) -> Projection {
+    let mut projection = Projection::default();
+    projection.push(Field::Name, tool.name);
+    projection.push(Field::Description, tool.description);
+    if let Some(schema) = tool.parameters {
+        walk_schema(json, schema, &mut projection);
+    }
+    projection
 }
 
 /// What is left to emit: a schema node to expand, or a property name.
@@ -46,32 +71,40 @@ enum Step<'a> {
     Name(&'a str),
 }
 
-fn walk_schema<'a>(json: &'a Json, root: NodeId, parts: &mut Parts) {
+fn walk_schema<'a>(json: &'a Json, root: NodeId, out: &mut Projection) {
     let mut stack = vec![Step::Node(root)];
     let mut children = Vec::new();
     while let Some(step) = stack.pop() {
-        let node = match step {
+        let keywords = match step {
             Step::Name(name) => {
-                parts.push(name);
+                out.push(Field::Parameter, name);
                 continue;
             }
-            Step::Node(node) if json.members(node).is_some() => node,
-            Step::Node(_) => continue,
+            Step::Node(node) => match json.members(node) {
+                Some(members) => Keywords::of(json, members),
+                None => continue,
+            },
         };
-        if let Some(description) = json.get_str(node, "description") {
-            parts.push(description);
+        for text in [keywords.description, keywords.title].into_iter().flatten() {
+            out.push(Field::Schema, text);
         }
-        children.clear();
-        if let Some(properties) = json.get(node, "properties").and_then(|p| json.members(p)) {
-            for (name, schema) in sorted_properties(properties) {
-                children.push(Step::Name(name));
-                children.push(Step::Node(schema));
+        for &value in keywords.values {
+            if let Some(text) = json.str_of(value) {
+                out.push(Field::Schema, text);
             }
         }
-        if let Some(items) = json.get(node, "items") {
-            children.push(Step::Node(items));
+        children.clear();
+        for (name, schema) in sorted_properties(keywords.properties) {
+            children.push(Step::Name(name));
+            children.push(Step::Node(schema));
         }
-        if let Some(branches) = json.get(node, "anyOf").and_then(|a| json.items(a)) {
+        if let Some(items) = keywords.items {
+            match json.items(items) {
+                Some(tuple) => children.extend(tuple.iter().map(|&i| Step::Node(i))),
+                None => children.push(Step::Node(items)),
+            }
+        }
+        for branches in keywords.branches {
             children.extend(branches.iter().map(|&b| Step::Node(b)));
         }
         // Reversed, so the stack hands them back in document order.
@@ -79,9 +112,47 @@ fn walk_schema<'a>(json: &'a Json, root: NodeId, parts: &mut Parts) {
     }
 }
 
+/// The schema keywords the projection reads, found in one pass over a node's members (a
+/// repeated key keeps its last value, as `JSON.parse` does).
+#[derive(Default)]
+struct Keywords<'j> {
+    description: Option<&'j str>,
+    title: Option<&'j str>,
+    /// `enum` values (or the single `const`).
+    values: &'j [NodeId],
+    properties: &'j [(Cow<'j, str>, NodeId)],
+    items: Option<NodeId>,
+    /// `anyOf`, `oneOf`, `allOf`, in that order.
+    branches: [&'j [NodeId]; 3],
+}
+
+impl<'j> Keywords<'j> {
+    fn of(json: &'j Json<'j>, members: &'j [(Cow<'j, str>, NodeId)]) -> Self {
+        let mut found = Keywords::default();
+        for (key, slot) in members {
+            let value = *slot;
+            match key.as_ref() {
+                "description" => found.description = json.str_of(value),
+                "title" => found.title = json.str_of(value),
+                "enum" => found.values = json.items(value).unwrap_or_default(),
+                "const" if matches!(json.node(value), Node::String(_)) => {
+                    found.values = std::slice::from_ref(slot)
+                }
+                "properties" => found.properties = json.members(value).unwrap_or_default(),
+                "items" => found.items = Some(value),
+                "anyOf" => found.branches[0] = json.items(value).unwrap_or_default(),
+                "oneOf" => found.branches[1] = json.items(value).unwrap_or_default(),
+                "allOf" => found.branches[2] = json.items(value).unwrap_or_default(),
+                _ => {}
+            }
+        }
+        found
+    }
+}
+
 /// Properties by name in code-point order; a repeated name keeps its last schema, as `JSON.parse`.
-fn sorted_properties(members: &[(String, NodeId)]) -> Vec<(&str, NodeId)> {
-    let mut sorted: Vec<(&str, NodeId)> = members.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+fn sorted_properties<'j>(members: &'j [(Cow<'_, str>, NodeId)]) -> Vec<(&'j str, NodeId)> {
+    let mut sorted: Vec<(&str, NodeId)> = members.iter().map(|(k, v)| (k.as_ref(), *v)).collect();
     sorted.sort_by(|a, b| a.0.cmp(b.0)); // stable: equal names keep document order
     let mut unique: Vec<(&str, NodeId)> = Vec::with_capacity(sorted.len());
     for entry in sorted {
@@ -98,29 +169,43 @@ mod tests {
     use super::*;
     use crate::catalog;
 
-    fn projected(tool_json: &str) -> String {
-        let json = catalog::parse(&format!("[{tool_json}]")).unwrap();
+    fn projected(tool_json: &str) -> Projection {
+        let text = format!("[{tool_json}]");
+        let json = catalog::parse(&text).unwrap();
         let tools = catalog::tools(&json).unwrap();
         project(&json, &tools[0])
     }
 
+    fn fields(projection: &Projection) -> Vec<(Field, String)> {
+        projection.fields().map(|(f, t)| (f, t.to_string())).collect()
+    }
+
     #[test]
-    fn name_split_name_description_then_schema_in_order() {
-        let text = projected(
+    fn name_description_then_schema_in_order() {
+        let projection = projected(
             r#"{"name": "get_weather", "description": " Current weather. ",
                 "parameters": {"type": "object", "description": "Args",
                   "properties": {
-                    "unit": {"type": "string", "description": "celsius or fahrenheit"},
-                    "city": {"type": "string", "description": "City name"},
+                    "unit": {"type": "string", "description": "Temperature unit", "enum": ["celsius", "fahrenheit", 3]},
+                    "city": {"type": "string", "title": "City", "description": "City name"},
                     "days": {"type": "array", "items": {"description": "a day"}},
-                    "when": {"anyOf": [{"description": "today"}, {"description": "date"}]}
+                    "when": {"anyOf": [{"description": "today"}, {"const": "tomorrow"}]}
                   }}}"#,
         );
         assert_eq!(
-            text,
-            "get_weather get weather Current weather. Args city City name days a day \
-             unit celsius or fahrenheit when today date"
+            projection.text,
+            "get_weather Current weather. Args city City name City days a day \
+             unit Temperature unit celsius fahrenheit when today tomorrow"
         );
+        use Field::*;
+        let expected = [
+            (Name, "get_weather"), (Description, "Current weather."), (Schema, "Args"),
+            (Parameter, "city"), (Schema, "City name"), (Schema, "City"),
+            (Parameter, "days"), (Schema, "a day"),
+            (Parameter, "unit"), (Schema, "Temperature unit"), (Schema, "celsius"), (Schema, "fahrenheit"),
+            (Parameter, "when"), (Schema, "today"), (Schema, "tomorrow"),
+        ];
+        assert_eq!(fields(&projection), expected.map(|(f, t)| (f, t.to_string())));
     }
 
     #[test]
@@ -129,24 +214,35 @@ mod tests {
             r#"{"name": "t", "parameters": {"properties": {
                 "b": {"properties": {"y": {"description": "why"}, "x": {}}},
                 "a": {"description": "first"}}}}"#,
-        );
-        assert_eq!(text, "t t a first b x y why");
+        )
+        .text;
+        assert_eq!(text, "t a first b x y why");
+    }
+
+    #[test]
+    fn one_of_all_of_and_tuple_items_are_walked() {
+        let text = projected(
+            r#"{"name": "t", "parameters": {"oneOf": [{"description": "one"}], "allOf": [{"title": "all"}],
+                "anyOf": [{"description": "any"}], "items": [{"description": "first item"}, {"enum": ["second"]}]}}"#,
+        )
+        .text;
+        assert_eq!(text, "t first item second any one all");
     }
 
     #[test]
     fn repeated_property_keeps_its_last_schema() {
-        let text = projected(
-            r#"{"name": "t", "parameters": {"properties": {"p": {"description": "old"}, "p": {"description": "new"}}}}"#,
-        );
-        assert_eq!(text, "t t p new");
+        let text = projected(r#"{"name": "t", "parameters": {"properties": {"p": {"description": "old"}, "p": {"description": "new"}}}}"#).text;
+        assert_eq!(text, "t p new");
     }
 
     #[test]
-    fn ignores_non_object_schemas_and_non_string_descriptions() {
+    fn ignores_non_object_schemas_and_non_string_text() {
         let text = projected(
-            r#"{"name": "t", "parameters": {"description": 5, "properties": {"a": true, "b": [1]}, "items": "x", "anyOf": {"no": 1}}}"#,
-        );
-        assert_eq!(text, "t t a b");
+            r#"{"name": "t", "parameters": {"description": 5, "title": [], "enum": "x", "const": 3,
+                "properties": {"a": true, "b": [1]}, "items": "x", "anyOf": {"no": 1}}}"#,
+        )
+        .text;
+        assert_eq!(text, "t a b");
     }
 
     #[test]
@@ -156,8 +252,8 @@ mod tests {
         for _ in 0..depth {
             schema = format!(r#"{{"properties": {{"n": {schema}}}}}"#);
         }
-        let text = projected(&format!(r#"{{"name": "deep", "parameters": {schema}}}"#));
-        assert!(text.starts_with("deep deep n n n"));
+        let text = projected(&format!(r#"{{"name": "deep", "parameters": {schema}}}"#)).text;
+        assert!(text.starts_with("deep n n n"));
         assert!(text.ends_with("n bottom"));
         assert_eq!(text.matches(" n").count(), depth);
     }

@@ -8,27 +8,30 @@
 //! that is freed flat. Second, `JSON.stringify` writes an unpaired UTF-16 surrogate as a `\udXXX`
 //! escape (which serde_json rejects); such text is tolerated here and becomes U+FFFD.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// Index of a node in [`Json::nodes`].
 pub type NodeId = usize;
 
-/// One parsed JSON value. Containers refer to their children by [`NodeId`].
+/// One parsed JSON value. Containers refer to their children by [`NodeId`]. Strings without
+/// escapes borrow the input text instead of copying it: most catalog text is plain, and
+/// allocating every string was the largest cost of building an index.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Node {
+pub enum Node<'a> {
     Null,
     Bool(bool),
     Number(f64),
-    String(String),
+    String(Cow<'a, str>),
     Array(Vec<NodeId>),
     /// Members in document order; a repeated key keeps every occurrence (see [`Json::get`]).
-    Object(Vec<(String, NodeId)>),
+    Object(Vec<(Cow<'a, str>, NodeId)>),
 }
 
-/// A parsed JSON document.
+/// A parsed JSON document, borrowing the text it was parsed from.
 #[derive(Debug)]
-pub struct Json {
-    nodes: Vec<Node>,
+pub struct Json<'a> {
+    nodes: Vec<Node<'a>>,
     root: NodeId,
 }
 
@@ -46,8 +49,8 @@ impl fmt::Display for JsonError {
     }
 }
 
-impl Json {
-    pub fn parse(text: &str) -> Result<Json, JsonError> {
+impl<'a> Json<'a> {
+    pub fn parse(text: &'a str) -> Result<Json<'a>, JsonError> {
         Parser { text: text.as_bytes(), source: text, pos: 0, nodes: Vec::new() }.document()
     }
 
@@ -55,7 +58,7 @@ impl Json {
         self.root
     }
 
-    pub fn node(&self, id: NodeId) -> &Node {
+    pub fn node(&self, id: NodeId) -> &Node<'a> {
         &self.nodes[id]
     }
 
@@ -82,7 +85,7 @@ impl Json {
         }
     }
 
-    pub fn members(&self, id: NodeId) -> Option<&[(String, NodeId)]> {
+    pub fn members(&self, id: NodeId) -> Option<&[(Cow<'a, str>, NodeId)]> {
         match &self.nodes[id] {
             Node::Object(members) => Some(members),
             _ => None,
@@ -108,20 +111,20 @@ impl Json {
 }
 
 /// A container that is still being read.
-enum Open {
+enum Open<'a> {
     Array(Vec<NodeId>),
-    Object { members: Vec<(String, NodeId)>, key: Option<String> },
+    Object { members: Vec<(Cow<'a, str>, NodeId)>, key: Option<Cow<'a, str>> },
 }
 
 struct Parser<'a> {
     text: &'a [u8],
     source: &'a str,
     pos: usize,
-    nodes: Vec<Node>,
+    nodes: Vec<Node<'a>>,
 }
 
-impl Parser<'_> {
-    fn document(mut self) -> Result<Json, JsonError> {
+impl<'a> Parser<'a> {
+    fn document(mut self) -> Result<Json<'a>, JsonError> {
         let root = self.value()?;
         self.skip_ws();
         if self.pos < self.text.len() {
@@ -132,7 +135,7 @@ impl Parser<'_> {
 
     /// Reads one value of any depth without recursion.
     fn value(&mut self) -> Result<NodeId, JsonError> {
-        let mut open: Vec<Open> = Vec::new();
+        let mut open: Vec<Open<'a>> = Vec::new();
         loop {
             self.skip_ws();
             // Start of a value: either a scalar, or a container that may close at once.
@@ -202,7 +205,7 @@ impl Parser<'_> {
     }
 
     /// Reads `"key" :` and leaves the position at the member's value.
-    fn key(&mut self) -> Result<String, JsonError> {
+    fn key(&mut self) -> Result<Cow<'a, str>, JsonError> {
         if self.peek() != Some(b'"') {
             return Err(self.error("expected a string key in an object"));
         }
@@ -227,7 +230,7 @@ impl Parser<'_> {
         Ok(self.push(node))
     }
 
-    fn literal(&mut self, word: &str, node: Node) -> Result<Node, JsonError> {
+    fn literal(&mut self, word: &str, node: Node<'a>) -> Result<Node<'a>, JsonError> {
         if self.text[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
             Ok(node)
@@ -269,9 +272,9 @@ impl Parser<'_> {
         }
     }
 
-    fn string(&mut self) -> Result<String, JsonError> {
+    fn string(&mut self) -> Result<Cow<'a, str>, JsonError> {
         self.pos += 1; // the opening quote
-        let mut out = String::new();
+        let mut out: Cow<'a, str> = Cow::Borrowed("");
         loop {
             let run = self.pos;
             while let Some(&b) = self.text.get(self.pos) {
@@ -281,10 +284,15 @@ impl Parser<'_> {
                 self.pos += 1;
             }
             // The run stops only at ASCII bytes, so it ends on a character boundary.
-            out.push_str(&self.source[run..self.pos]);
+            let piece = &self.source[run..self.pos];
+            if out.is_empty() {
+                out = Cow::Borrowed(piece);
+            } else {
+                out.to_mut().push_str(piece);
+            }
             match self.bump() {
                 Some(b'"') => return Ok(out),
-                Some(b'\\') => self.escape(&mut out)?,
+                Some(b'\\') => self.escape(out.to_mut())?,
                 Some(_) => return Err(self.unexpected_at_previous("control character in a string")),
                 None => return Err(self.error("unterminated string")),
             }
@@ -342,7 +350,7 @@ impl Parser<'_> {
         }
     }
 
-    fn push(&mut self, node: Node) -> NodeId {
+    fn push(&mut self, node: Node<'a>) -> NodeId {
         self.nodes.push(node);
         self.nodes.len() - 1
     }

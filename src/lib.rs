@@ -7,12 +7,16 @@
 mod bm25;
 mod catalog;
 mod document;
+mod hash;
 mod index;
 mod json;
+mod query;
 mod replay;
 mod stopwords;
 mod summary;
 mod text;
+#[cfg(test)]
+mod tuning;
 
 use napi::{Error, Result, Status};
 use napi_derive::napi;

@@ -48,7 +48,7 @@ pub fn selection_from_events(events_json: &str) -> Result<Vec<String>, ReplayErr
 }
 
 struct Replay<'a> {
-    json: &'a Json,
+    json: &'a Json<'a>,
     /// Call id to tool name, from `tool/call` events.
     calls: HashMap<&'a str, &'a str>,
     selected: Vec<String>,
@@ -125,7 +125,7 @@ impl<'a> Replay<'a> {
 }
 
 /// Whether `key` is present and exactly `false` (a missing flag does not count as success).
-fn is_false(json: &Json, node: NodeId, key: &str) -> bool {
+fn is_false(json: &Json<'_>, node: NodeId, key: &str) -> bool {
     json.get(node, key).is_some_and(|v| matches!(json.node(v), Node::Bool(false)))
 }
 

@@ -1,0 +1,86 @@
+//! The forms a query can take.
+//!
+//! - `select:a,b` names tools outright: exactly those tools come back, in that order (unknown
+//!   names are skipped). It lets a model load tools it already knows by name in one call.
+//! - Any other text is ranked. A word written `+word` must appear in every result (all of its
+//!   terms, when it is an identifier such as `+getWeather`); a `+` word with no terms (a stop
+//!   word) requires nothing.
+
+use crate::text::{term_of, Analyzer, Piece};
+
+const SELECT: &str = "select:";
+
+#[derive(Debug, PartialEq)]
+pub enum Query<'a> {
+    Select(Vec<&'a str>),
+    Ranked { text: &'a str, required: Vec<String> },
+}
+
+impl<'a> Query<'a> {
+    pub fn parse(query: &'a str) -> Query<'a> {
+        let trimmed = query.trim();
+        if let Some(list) = trimmed.get(..SELECT.len()).filter(|p| p.eq_ignore_ascii_case(SELECT)) {
+            let mut names: Vec<&str> = Vec::new();
+            for name in trimmed[list.len()..].split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            return Query::Select(names);
+        }
+        Query::Ranked { text: query, required: required_terms(query) }
+    }
+}
+
+/// The terms of every `+word` (a `+` at the start of the query or after whitespace).
+fn required_terms(query: &str) -> Vec<String> {
+    let mut analyzer = Analyzer::new();
+    let mut required = Vec::new();
+    for word in query.split_whitespace().filter_map(|w| w.strip_prefix('+')) {
+        analyzer.pieces(word, |piece| {
+            // The joined form of an identifier is an extra, not a requirement of its own.
+            if matches!(piece, Piece::Whole(_)) {
+                return;
+            }
+            if let Some(term) = term_of(piece) {
+                if !required.contains(&term) {
+                    required.push(term);
+                }
+            }
+        });
+    }
+    required
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn required(query: &str) -> Vec<String> {
+        match Query::parse(query) {
+            Query::Ranked { required, .. } => required,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn select_lists_names_once_in_order() {
+        assert_eq!(Query::parse(" select: b, a ,,b "), Query::Select(vec!["b", "a"]));
+        assert_eq!(Query::parse("SELECT:x"), Query::Select(vec!["x"]));
+        assert_eq!(Query::parse("select:"), Query::Select(vec![]));
+    }
+
+    #[test]
+    fn select_must_lead_the_query() {
+        assert!(matches!(Query::parse("please select:x"), Query::Ranked { .. }));
+    }
+
+    #[test]
+    fn plus_words_become_required_terms() {
+        assert_eq!(required("weather +forecasts"), ["forecast"]);
+        assert_eq!(required("+getWeather now"), ["get", "weather"]);
+        assert_eq!(required("+天气"), ["天气"]);
+        assert!(required("+the a+b c + d").is_empty());
+        assert_eq!(required("x +a+b"), ["b"], "a is a stop word; the inner + is a separator");
+    }
+}

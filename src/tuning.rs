@@ -1,0 +1,119 @@
+//! Chooses the ranking parameters on the BFCL dev set.
+//!
+//! `cargo test --release --lib tuning -- --ignored --nocapture` searches k1 and the per-field weights and length
+//! normalizations by coordinate descent, maximizing R@5 + NDCG@10 on the tuning part of the dev
+//! set only, then reports both parts. The held-back part (30% of requests, picked by a hash of
+//! their id, the same split `pnpm eval` reports) never influences the choice.
+
+//! (A test rather than an example binary: binaries would link the Node-API symbols, which only
+//! exist inside Node.)
+
+use crate::document::FIELDS;
+use crate::index::{Index, Params};
+use crate::json::Json;
+
+struct Request {
+    query: String,
+    relevant: Vec<String>,
+    held_back: bool,
+}
+
+#[test]
+#[ignore = "a tuning run, not a check: about a minute"]
+fn tune_ranking_parameters() {
+    let catalog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/bfcl/bfcl-catalog.json")).expect("dev catalog");
+    let requests = read_requests(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/bfcl/bfcl-dev-queries.jsonl"));
+    let tuning: Vec<&Request> = requests.iter().filter(|r| !r.held_back).collect();
+    let held_back: Vec<&Request> = requests.iter().filter(|r| r.held_back).collect();
+
+    let mut best = Params::default();
+    let mut best_score = objective(&catalog, &best, &tuning);
+    println!("start   {best_score:.4}  {best:?}");
+    let k1_values = [0.6, 0.8, 1.0, 1.2, 1.5, 2.0, 2.5];
+    let weight_values = [0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0];
+    let b_values = [0.0, 0.25, 0.5, 0.75, 0.9, 1.0];
+    for round in 1..=4 {
+        let before = best_score;
+        let mut candidates: Vec<Params> = k1_values.iter().map(|&k1| Params { k1, ..best.clone() }).collect();
+        for f in 0..FIELDS {
+            candidates.extend(weight_values.iter().map(|&w| with(&best, |p| p.weights[f] = w)));
+            candidates.extend(b_values.iter().map(|&b| with(&best, |p| p.b[f] = b)));
+        }
+        for candidate in candidates {
+            let score = objective(&catalog, &candidate, &tuning);
+            if score > best_score + 1e-9 {
+                best_score = score;
+                best = candidate;
+                println!("round {round} {best_score:.4}  {best:?}");
+            }
+        }
+        if best_score <= before + 1e-9 {
+            break;
+        }
+    }
+    println!("\nchosen: {best:?}");
+    for (part, set) in [("tuning", &tuning), ("held-back", &held_back)] {
+        let (r1, r5, r10, ndcg) = metrics(&catalog, &best, set);
+        let (d1, d5, d10, dn) = metrics(&catalog, &Params::default(), set);
+        println!("{part:<10} R@1 {r1:.3} R@5 {r5:.3} R@10 {r10:.3} NDCG@10 {ndcg:.3}   (defaults: {d1:.3} {d5:.3} {d10:.3} {dn:.3})");
+    }
+}
+
+fn with(params: &Params, change: impl FnOnce(&mut Params)) -> Params {
+    let mut next = params.clone();
+    change(&mut next);
+    next
+}
+
+fn objective(catalog: &str, params: &Params, requests: &[&Request]) -> f64 {
+    let (_, r5, _, ndcg) = metrics(catalog, params, requests);
+    r5 + ndcg
+}
+
+/// Mean R@1, R@5, R@10 and NDCG@10 (binary gain) over `requests`.
+fn metrics(catalog: &str, params: &Params, requests: &[&Request]) -> (f64, f64, f64, f64) {
+    let index = Index::from_catalog_with(catalog, params.clone()).expect("catalog");
+    let mut sums = (0.0, 0.0, 0.0, 0.0);
+    for request in requests {
+        let ranked: Vec<&str> = index.search(&request.query, 10, &[]).iter().map(|h| h.name).collect();
+        let recall = |k: usize| {
+            let found = request.relevant.iter().filter(|r| ranked.iter().take(k).any(|n| n == r)).count();
+            found as f64 / request.relevant.len() as f64
+        };
+        let dcg: f64 = ranked
+            .iter()
+            .enumerate()
+            .filter(|(_, name)| request.relevant.iter().any(|r| r == *name))
+            .map(|(i, _)| 1.0 / ((i + 2) as f64).log2())
+            .sum();
+        let ideal: f64 = (0..request.relevant.len().min(10)).map(|i| 1.0 / ((i + 2) as f64).log2()).sum();
+        sums = (sums.0 + recall(1), sums.1 + recall(5), sums.2 + recall(10), sums.3 + dcg / ideal);
+    }
+    let n = requests.len() as f64;
+    (sums.0 / n, sums.1 / n, sums.2 / n, sums.3 / n)
+}
+
+fn read_requests(path: &str) -> Vec<Request> {
+    let text = std::fs::read_to_string(path).expect("dev queries");
+    text.lines().filter(|l| !l.trim().is_empty()).map(parse_request).collect()
+}
+
+/// Reads `{id, query, relevant}` from one JSON line.
+fn parse_request(line: &str) -> Request {
+    let json = Json::parse(line).expect("a JSON line");
+    let root = json.root();
+    let text = |key: &str| json.get_str(root, key).unwrap_or_default().to_string();
+    let relevant = json.get(root, "relevant").and_then(|r| json.items(r)).unwrap_or_default();
+    let relevant = relevant.iter().filter_map(|&r| json.str_of(r)).map(String::from).collect();
+    Request { held_back: is_held_back(&text("id")), query: text("query"), relevant }
+}
+
+/// The same 30% split as `scripts/lib/eval-metrics.mjs`: FNV-1a of the id, modulo 10, below 3.
+fn is_held_back(id: &str) -> bool {
+    let mut hash: u32 = 0x811c9dc5;
+    for byte in id.bytes() {
+        hash ^= byte as u32;
+        hash = hash.wrapping_mul(0x01000193);
+    }
+    hash % 10 < 3
+}
