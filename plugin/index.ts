@@ -21,7 +21,7 @@ export { Config, MAX_LIMIT, TOOL_SEARCH_NAME, normalizeSettings, type ToolSearch
 export { DEFAULT_CORE_TOOLS } from './core-tools.ts'
 export { TOOL_SEARCH_SETTINGS_NAMESPACE } from './settings.ts'
 export type { ToolSearchPayload } from './payload.ts'
-export type { ToolPolicy } from './visibility.ts'
+export type { StandingPolicy, ToolPolicy } from './visibility.ts'
 export type { AgentRow, CatalogRow, ToolSearchView } from './view.ts'
 
 export const name = 'dsh-tool-search'

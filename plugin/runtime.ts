@@ -73,7 +73,7 @@ export class ToolSearchRuntime {
       .map(tool => ({
         name: tool.name,
         description: tool.description,
-        policy: this.policy.classify(tool.name, NOTHING_SELECTED) as Exclude<ReturnType<VisibilityPolicy['classify']>, 'selected'>,
+        policy: this.policy.standing(tool.name),
       }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     agents: () => [...this.attached].map(([agent, { state }]) => ({ id: agent.id, selected: state.selected.size })),

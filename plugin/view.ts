@@ -6,14 +6,14 @@
 
 import type { SessionId } from '@deepseek-ai/dsh-session'
 import type { ToolSearchSettings } from './config.ts'
-import type { ToolPolicy } from './visibility.ts'
+import type { StandingPolicy } from './visibility.ts'
 
 /** One registered tool, as the settings page lists it. */
 export interface CatalogRow {
   readonly name: string
   readonly description: string
-  /** The rule that decides its visibility before any search (`selected` never appears here). */
-  readonly policy: Exclude<ToolPolicy, 'selected'>
+  /** The rule that decides its visibility before any search. */
+  readonly policy: StandingPolicy
 }
 
 /** One attached Agent. */

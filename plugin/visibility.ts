@@ -8,14 +8,16 @@
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
 import { TOOL_SEARCH_NAME, type ToolSearchSettings } from './config.ts'
 
-/** Why a tool is or is not offered, in precedence order. */
-export type ToolPolicy =
+/** Why a tool is or is not offered before any search, in precedence order. */
+export type StandingPolicy =
   | 'search' // tool_search itself: always offered
   | 'never' // neverSearch: hidden and unsearchable, wins over everything below
   | 'core' // the default core set
   | 'always' // alwaysVisible
-  | 'selected' // found by a tool_search of this Agent
-  | 'deferred' // registered, searchable, not offered
+  | 'deferred' // registered and searchable, offered once a search finds it
+
+/** {@link StandingPolicy}, plus `selected`: a deferred tool this Agent's searches found. */
+export type ToolPolicy = StandingPolicy | 'selected'
 
 /** The visibility rules for one settings value. */
 export class VisibilityPolicy {
@@ -29,18 +31,23 @@ export class VisibilityPolicy {
     this.never = new Set(settings.neverSearch)
   }
 
-  /**
-   * @param name - a registered tool name.
-   * @param selected - the Agent's selected set (empty for a caller without an Agent).
-   * @returns the rule that decides the tool's visibility.
-   */
-  classify(name: string, selected: ReadonlySet<string>): ToolPolicy {
+  /** The rule for `name` that holds for every Agent (what the settings page shows). */
+  standing(name: string): StandingPolicy {
     if (name === TOOL_SEARCH_NAME) return 'search'
     if (this.never.has(name)) return 'never'
     if (this.core.has(name)) return 'core'
     if (this.always.has(name)) return 'always'
-    if (selected.has(name)) return 'selected'
     return 'deferred'
+  }
+
+  /**
+   * @param name - a registered tool name.
+   * @param selected - the Agent's selected set (empty for a caller without an Agent).
+   * @returns the rule that decides the tool's visibility for that Agent.
+   */
+  classify(name: string, selected: ReadonlySet<string>): ToolPolicy {
+    const standing = this.standing(name)
+    return standing === 'deferred' && selected.has(name) ? 'selected' : standing
   }
 
   /** Whether the model is offered `name`. `run_code` is Code Mode's transport and is left to DSH. */

@@ -56,6 +56,25 @@ describe('Code Mode (`code`): only run_code is native, tools live in the SDK sec
     expect(sdkTools(harness.model.system())).not.toContain(GITHUB)
   })
 
+  it('commits a successful sub-call search even when the program fails afterwards, as replay does', async () => {
+    harness = await createHarness({ mode: 'code' })
+    const { agent: parent } = await harness.agent('parent')
+    await harness.run(parent, 'weather?',
+      runCode('c1', 'await tools.tool_search({ query: "weather forecast" }); throw new Error("program bug")'),
+      reply('ok'))
+    expect(loggedResult(parent, 'c1').isError).toBe(true)
+    expect(sdkTools(harness.model.system())).toContain(WEATHER)
+
+    // The sub-call's tool/code-dispatch event is logged whatever the program does next, so the
+    // replayed selection of a fork agrees with the live one.
+    const { agent: child } = await harness.agent('child', {
+      seed: parent.session.events,
+      meta: { parentSession: parent.id, seedLength: parent.session.events.length },
+    })
+    await harness.run(child, 'continue', reply('ok'))
+    expect(sdkTools(harness.model.system())).toContain(WEATHER)
+  })
+
   it('a failed search inside run_code commits nothing', async () => {
     harness = await createHarness({ mode: 'code' })
     const { agent } = await harness.agent('a')

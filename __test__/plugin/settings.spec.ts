@@ -1,9 +1,12 @@
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import { setImmediate as macrotask } from 'node:timers/promises'
+import FileSettingsProvider from '@deepseek-ai/dsh-settings-file'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
 import { Config, normalizeSettings } from '../../plugin/config.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, tempDir, type Harness } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedResult } from '../support/session.ts'
 
@@ -53,6 +56,30 @@ describe('the plugin without a settings service', () => {
     await harness.run(agent, 'hi', reply('ok'))
     expect(harness.model.toolNames()).toContain('web_search')
     expect(harness.model.toolNames()).not.toContain('bash')
+  })
+})
+
+describe('a settings service that comes and goes', () => {
+  it('is picked up when mounted after the plugin, and the row config returns when it is unloaded', async () => {
+    harness = await createHarness({ plugin: { alwaysVisible: ['web_search'] } })
+    const h = harness
+    const dir = await tempDir()
+    try {
+      const provider = h.ctx.plugin(FileSettingsProvider, { path: join(dir, 'settings.yaml') })
+      await provider
+      await changeSettings(h, { alwaysVisible: [WEATHER] })
+      const { agent } = await h.agent('a')
+      await h.run(agent, 'hi', reply('ok'))
+      expect(h.model.toolNames()).toContain(WEATHER)
+      expect(h.model.toolNames()).not.toContain('web_search')
+
+      await provider.dispose()
+      await h.run(agent, 'hi', reply('ok'))
+      expect(h.model.toolNames()).toContain('web_search')
+      expect(h.model.toolNames()).not.toContain(WEATHER)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
 
