@@ -3,9 +3,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['__test__/**/*.spec.ts'],
-    // Each plugin test drives real DSH Agents through several model steps (~0.3 s each).
+    // Plugin tests drive real DSH Agents, and the Code Mode ones start DSH's worker-thread
+    // runtime; a loaded two-core machine can take longer than vitest's 5 s default.
     testTimeout: 30_000,
-    // The native addon and DSH's code runtime (worker threads) are safest in child processes.
-    pool: 'forks',
   },
 })

@@ -12,7 +12,7 @@ export const TOOL_SEARCH_NAME = 'tool_search'
 export const MAX_LIMIT = 20
 
 /** Default for `defaultLimit` when neither the row config nor the settings document sets it. */
-export const DEFAULT_LIMIT = 5
+const DEFAULT_LIMIT = 5
 
 /** Plugin config, as written in a `cordis.patch.yml` row or the `tool-search` settings section. */
 export interface Config {

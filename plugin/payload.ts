@@ -47,7 +47,7 @@ export const PAYLOAD_SCHEMA = {
  * @param value - a value valid under {@link PAYLOAD_SCHEMA}.
  * @returns the canonical payload.
  */
-export function canonicalPayload(value: ToolSearchPayload): ToolSearchPayload {
+function canonicalPayload(value: ToolSearchPayload): ToolSearchPayload {
   return {
     schemaVersion: PAYLOAD_SCHEMA_VERSION,
     query: value.query,

@@ -11,7 +11,7 @@ import type { SearchHit } from './native.ts'
 import { PAYLOAD_SCHEMA, PAYLOAD_SCHEMA_VERSION, payloadContent, type ToolSearchPayload } from './payload.ts'
 
 /** Longest query, in characters (code points) after trimming; the native index enforces the same bound. */
-export const MAX_QUERY_CHARS = 4096
+const MAX_QUERY_CHARS = 4096
 
 /** One validated search. */
 export interface SearchRequest {
@@ -27,7 +27,7 @@ const DESCRIPTION = 'Find tools that are installed but not loaded yet. Only a sm
   + 'offered up front; many more (MCP servers, integrations, less common built-ins) are deferred to '
   + 'keep requests small. Describe the capability you need in a few keywords (for example '
   + '"create github issue" or "query postgres"), or pass a tool\'s exact name. Each match comes back '
-  + 'with its name, a one-line description and a relevance score; the full definitions of the '
+  + 'with its name, a short description and a relevance score; the full definitions of the '
   + 'returned tools are added from your next step on, and you call them by name like any other tool. '
   + 'Tools you can already call are left out of the matches unless you ask for one by exact name.'
 
