@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { CodeRuntime, type CodeRunResult } from '@deepseek-ai/dsh-code-runtime'
+import { DEFERRED_NAMES } from '../support/fixtures.ts'
 import { createHarness, type Harness } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedDispatch, loggedResult } from '../support/session.ts'
@@ -39,6 +40,24 @@ describe('Code Mode (`code`): only run_code is native, tools live in the SDK sec
     expect(sdkTools(harness.model.system(second))).toEqual(['bash', 'grep', WEATHER, 'read', 'todo_write', 'tool_search'].sort())
     expect(loggedResult(agent, 'c2').isError).toBe(false)
     expect(harness.log.calls).toEqual([{ name: WEATHER, args: { city: 'Paris' } }])
+  })
+
+  it('renders exactly DSH\'s own SDK text when nothing is hidden', async () => {
+    harness = await createHarness({ mode: 'code', plugin: { alwaysVisible: DEFERRED_NAMES } })
+    let original: string | undefined
+    const { agent } = await harness.agent('a', {
+      // An inner (non-prepended) listener sees the assembly DSH built, before the plugin filters it.
+      setup: (agentCtx) => {
+        agentCtx.on('system-prompt/assemble', async (_assembly, _context, next) => {
+          const built = await next()
+          original = built.sections.find(section => section.name === 'tools:sdk')?.text
+          return built
+        })
+      },
+    })
+    await harness.run(agent, 'hi', reply('ok'))
+    expect(original).toContain('interface ToolArgsMap')
+    expect(harness.model.system()).toContain(original)
   })
 
   it('rebuilds the selection from run_code sub-calls when a fork attaches', async () => {
