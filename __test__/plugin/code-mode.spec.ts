@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { CodeRuntime, type CodeRunResult } from '@deepseek-ai/dsh-code-runtime'
+import { renderOfferedSdk } from '../../plugin/sdk.ts'
 import { DEFERRED_NAMES } from '../support/fixtures.ts'
 import { createHarness, type Harness } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
@@ -143,5 +144,16 @@ describe('a Python code runtime', () => {
     expect(system).toMatch(/async def tool_search\(/)
     expect(system).toMatch(/async def bash\(/)
     expect(system).not.toContain(WEATHER)
+  })
+})
+
+describe('a code runtime language the plugin has no renderer for', () => {
+  // DSH 0.1.x itself rejects such a runtime before the plugin sees the assembly; a later DSH that
+  // adds a language must not get the unfiltered SDK from this plugin either.
+  it('fails the assembly with a clear error instead of leaking the SDK', async () => {
+    harness = await createHarness()
+    const { agent } = await harness.agent('a')
+    expect(() => renderOfferedSdk(harness.ctx, agent, ['bash'], 'lua'))
+      .toThrow('dsh-tool-search: cannot filter the tools:sdk prompt section for code runtime language "lua" (known: typescript, python)')
   })
 })
