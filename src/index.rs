@@ -28,11 +28,34 @@ pub struct Params {
     pub weights: [f64; FIELDS],
     /// Length normalization of each field (0: none, 1: full).
     pub b: [f64; FIELDS],
+    /// Weight of a related word: an index word that is a prefix of a query word or starts with
+    /// it ("calc" and "calculate", "discov" and "discover"). 0 turns prefix matching off.
+    pub prefix_weight: f64,
+    /// Shortest word taking part in prefix matching, in bytes.
+    pub prefix_min: usize,
+    /// Bonus for a tool whose name words the query covers, times the idf-weighted share covered.
+    pub name_coverage: f64,
+    /// Reciprocal-rank fusion constant for queries of several requests (0: no fusion).
+    pub fusion_k: f64,
+    /// Weight of the whole query's ranking in the fusion (each request's ranking weighs 1).
+    pub fusion_whole: f64,
+    /// How deep each ranking taking part in a fusion is read.
+    pub fusion_depth: usize,
 }
 
 impl Default for Params {
     fn default() -> Self {
-        Params { k1: 1.2, weights: [3.0, 1.0, 0.25, 0.5], b: [1.0, 0.75, 0.75, 0.75] }
+        Params {
+            k1: 1.5,
+            weights: [3.0, 1.0, 1.5, 0.5],
+            b: [1.0, 0.75, 0.5, 1.0],
+            prefix_weight: 0.3,
+            prefix_min: 4,
+            name_coverage: 0.0,
+            fusion_k: 1.0,
+            fusion_whole: 1.5,
+            fusion_depth: 20,
+        }
     }
 }
 
@@ -43,6 +66,8 @@ struct Doc {
     text: String,
     /// Per field: weight / length normalization, so a term's fielded frequency is a dot product.
     field_factor: [f64; FIELDS],
+    /// Distinct word terms of the name, for the name-coverage bonus.
+    name_terms: Vec<TermId>,
 }
 
 #[derive(Clone, Copy)]
@@ -58,6 +83,10 @@ pub struct Index {
     terms: FastMap<String, TermId>,
     postings: Vec<Vec<Posting>>,
     idf: Vec<f64>,
+    /// Word terms (stems, not joined identifiers or CJK pieces) in text order, for prefix lookups.
+    words_sorted: Vec<(Box<str>, TermId)>,
+    /// Which terms are stemmed words.
+    is_word: Vec<bool>,
 }
 
 /// One ranked tool. `score` is rounded to six decimals.
@@ -88,6 +117,8 @@ impl Index {
             terms: FastMap::default(),
             postings: Vec::new(),
             idf: Vec::new(),
+            words_sorted: Vec::new(),
+            is_word: Vec::new(),
         };
         let mut builder = Builder::default();
         let mut lengths: Vec<[usize; FIELDS]> = Vec::with_capacity(tools.len());
@@ -109,11 +140,20 @@ impl Index {
                 summary: summarize(tool.description),
                 text: projection.text,
                 field_factor: [0.0; FIELDS],
+                name_terms: builder.name_terms(&index),
             });
         }
         index.normalize_lengths(&lengths);
         let n = index.docs.len();
         index.idf = index.postings.iter().map(|list| bm25::idf(n, list.len())).collect();
+        let mut words: Vec<(Box<str>, TermId)> = index
+            .terms
+            .iter()
+            .filter(|(_, &id)| index.is_word[id as usize])
+            .map(|(text, &id)| (text.as_str().into(), id))
+            .collect();
+        words.sort_unstable();
+        index.words_sorted = words;
         index
     }
 
@@ -129,18 +169,22 @@ impl Index {
         for (doc, len) in self.docs.iter_mut().zip(lengths) {
             for f in 0..FIELDS {
                 let ratio = if avg[f] > 0.0 { len[f] as f64 / avg[f] } else { 0.0 };
-                doc.field_factor[f] = params.weights[f] / (1.0 - params.b[f] + params.b[f] * ratio);
+                let norm = 1.0 - params.b[f] + params.b[f] * ratio;
+                // An empty field contributes nothing (and with b = 1 its norm would be 0).
+                doc.field_factor[f] = if len[f] == 0 { 0.0 } else { params.weights[f] / norm };
             }
         }
     }
 
-    fn term_id(&mut self, term: &str) -> TermId {
+    fn term_id(&mut self, term: &str, is_word: bool) -> TermId {
         if let Some(&id) = self.terms.get(term) {
+            self.is_word[id as usize] |= is_word;
             return id;
         }
         let id = self.postings.len() as TermId;
         self.terms.insert(term.to_string(), id);
         self.postings.push(Vec::new());
+        self.is_word.push(is_word);
         id
     }
 
@@ -180,7 +224,12 @@ impl Index {
         }
         let Query::Ranked { text, required } = query else { unreachable!() };
         let exact = self.by_name.get(text.trim()).copied();
-        let scores = self.score(text, &required);
+        let clauses = crate::query::requests(text);
+        let scores = if self.params.fusion_k > 0.0 && clauses.len() > 1 {
+            self.fused(text, &clauses, &required)
+        } else {
+            self.score(text, &required)
+        };
         let excluded: FastSet<&str> = exclude.iter().copied().collect();
         let mut ranked: Vec<(f64, DocId)> = scores
             .iter()
@@ -203,17 +252,38 @@ impl Index {
     /// BM25F scores of the documents that contain at least one query term and every required
     /// term. A repeated query word counts again.
     fn score(&self, text: &str, required: &[String]) -> FastMap<DocId, f64> {
-        let mut scores: FastMap<DocId, f64> = FastMap::default();
+        let mut query_terms: Vec<(TermId, f64)> = Vec::new();
         let mut analyzer = Analyzer::new();
         crate::text::for_each_term(&mut analyzer, text, |term| {
-            let Some(&term) = self.terms.get(term) else { return };
-            let idf = self.idf[term as usize];
+            if let Some(&id) = self.terms.get(term) {
+                query_terms.push((id, 1.0));
+            }
+            if self.params.prefix_weight > 0.0 {
+                for id in self.related_words(term) {
+                    query_terms.push((id, self.params.prefix_weight));
+                }
+            }
+        });
+        let mut scores: FastMap<DocId, f64> = FastMap::default();
+        for &(term, weight) in &query_terms {
+            let idf = self.idf[term as usize] * weight;
             for posting in &self.postings[term as usize] {
                 let factor = &self.docs[posting.doc as usize].field_factor;
                 let tf: f64 = (0..FIELDS).map(|f| posting.tf[f] as f64 * factor[f]).sum();
                 *scores.entry(posting.doc).or_default() += bm25::saturate(idf, tf, self.params.k1);
             }
-        });
+        }
+        if self.params.name_coverage > 0.0 {
+            let asked: FastSet<TermId> = query_terms.iter().map(|&(t, _)| t).collect();
+            for (&doc, score) in scores.iter_mut() {
+                let names = &self.docs[doc as usize].name_terms;
+                let total: f64 = names.iter().map(|&t| self.idf[t as usize]).sum();
+                let covered: f64 = names.iter().filter(|t| asked.contains(t)).map(|&t| self.idf[t as usize]).sum();
+                if total > 0.0 {
+                    *score += self.params.name_coverage * covered / total;
+                }
+            }
+        }
         for term in required {
             let holders: FastSet<DocId> = match self.terms.get(term.as_str()) {
                 Some(&id) => self.postings[id as usize].iter().map(|p| p.doc).collect(),
@@ -222,6 +292,55 @@ impl Index {
             scores.retain(|doc, _| holders.contains(doc));
         }
         scores
+    }
+
+    /// One score per document from the rankings of the whole query and of each request in it
+    /// (reciprocal-rank fusion), so that every request of a compound query places its best tools
+    /// near the top instead of the longest request taking every slot.
+    fn fused(&self, text: &str, clauses: &[&str], required: &[String]) -> FastMap<DocId, f64> {
+        let p = &self.params;
+        let mut fused: FastMap<DocId, f64> = FastMap::default();
+        let whole = self.score(text, required);
+        let lists = std::iter::once((p.fusion_whole, whole.clone()))
+            .chain(clauses.iter().map(|clause| (1.0, self.score(clause, required))));
+        for (weight, scores) in lists {
+            let mut ranked: Vec<(f64, DocId)> = scores.into_iter().map(|(d, s)| (bm25::round6(s), d)).collect();
+            ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| self.name(a.1).cmp(self.name(b.1))));
+            for (rank, &(_, doc)) in ranked.iter().take(p.fusion_depth).enumerate() {
+                *fused.entry(doc).or_default() += weight * (p.fusion_k + 1.0) / (p.fusion_k + 1.0 + rank as f64);
+            }
+        }
+        // Documents past every list's depth keep a trace of their whole-query score below all
+        // fused ones, so the tail still follows relevance.
+        for (doc, score) in whole {
+            fused.entry(doc).or_insert(score * 1e-6);
+        }
+        fused
+    }
+
+    /// Index words related to a query word by a shared start: shorter words it begins with, and
+    /// longer words that begin with it. Both must be at least `prefix_min` bytes long.
+    fn related_words(&self, term: &str) -> Vec<TermId> {
+        let min = self.params.prefix_min;
+        let mut related = Vec::new();
+        if term.len() < min {
+            return related;
+        }
+        for end in (min..term.len()).filter(|&end| term.is_char_boundary(end)) {
+            if let Some(&id) = self.terms.get(&term[..end]) {
+                if self.is_word[id as usize] {
+                    related.push(id);
+                }
+            }
+        }
+        let start = self.words_sorted.partition_point(|(text, _)| text.as_ref() <= term);
+        for (text, id) in &self.words_sorted[start..] {
+            if !text.starts_with(term) {
+                break;
+            }
+            related.push(*id);
+        }
+        related
     }
 
     fn name(&self, doc: DocId) -> &str {
@@ -253,7 +372,7 @@ impl Builder {
                 Piece::Word(word) => match words.get(word) {
                     Some(&id) => id,
                     None => {
-                        let id = term_of(piece).map(|term| index.term_id(&term));
+                        let id = term_of(piece).map(|term| index.term_id(&term, true));
                         words.insert(word.to_string(), id);
                         id
                     }
@@ -261,7 +380,7 @@ impl Builder {
                 Piece::Whole(text) | Piece::Gram(text) => Some(match verbatim.get(text) {
                     Some(&id) => id,
                     None => {
-                        let id = index.term_id(text);
+                        let id = index.term_id(text, false);
                         verbatim.insert(text.to_string(), id);
                         id
                     }
@@ -271,6 +390,19 @@ impl Builder {
                 doc_terms.push((id, field as u8));
             }
         });
+    }
+
+    /// Distinct word terms of the current document's name field.
+    fn name_terms(&self, index: &Index) -> Vec<TermId> {
+        let mut terms: Vec<TermId> = self
+            .doc_terms
+            .iter()
+            .filter(|&&(id, field)| field == 0 && index.is_word[id as usize])
+            .map(|&(id, _)| id)
+            .collect();
+        terms.sort_unstable();
+        terms.dedup();
+        terms
     }
 
     fn field_lengths(&self) -> [usize; FIELDS] {

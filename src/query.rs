@@ -32,6 +32,52 @@ impl<'a> Query<'a> {
     }
 }
 
+/// The separate requests of a compound query ("Book a flight to Boston. Also find a hotel
+/// there."): split at sentence ends and at words that start another request. Fewer than two
+/// requests with words in them means one request (an empty list).
+pub fn requests(text: &str) -> Vec<&str> {
+    let mut parts: Vec<&str> = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let sentence_end = matches!(bytes[i], b'.' | b'?' | b'!' | b';' | b'\n')
+            && bytes.get(i + 1).is_none_or(|b| b.is_ascii_whitespace());
+        if sentence_end {
+            parts.push(&text[start..i]);
+            start = i + 1;
+        } else if let Some(len) = text.is_char_boundary(i).then(|| joiner_at(text, i)).flatten() {
+            parts.push(&text[start..i]);
+            start = i + len;
+            i = start;
+            continue;
+        }
+        i += 1;
+    }
+    parts.push(&text[start..]);
+    parts.retain(|p| p.chars().filter(|c| c.is_alphanumeric()).count() >= 3);
+    if parts.len() < 2 {
+        parts.clear();
+    }
+    parts
+}
+
+/// Words that begin another request, matched as whole words at byte `i`.
+const JOINERS: [&str; 15] = [
+    "also", "then", "additionally", "afterwards", "furthermore", "moreover", "after that",
+    "in addition", "finally", "lastly", ", and", ", what", ", how", ", who", ", where",
+];
+
+fn joiner_at(text: &str, i: usize) -> Option<usize> {
+    let rest = &text[i..];
+    let before_ok = i == 0 || !text[..i].chars().next_back().is_some_and(char::is_alphanumeric);
+    JOINERS.iter().find_map(|joiner| {
+        let head = rest.get(..joiner.len())?;
+        let after_ok = !rest[joiner.len()..].chars().next().is_some_and(char::is_alphanumeric);
+        (head.eq_ignore_ascii_case(joiner) && (before_ok || joiner.starts_with(',')) && after_ok).then_some(joiner.len())
+    })
+}
+
 /// The terms of every `+word` (a `+` at the start of the query or after whitespace).
 fn required_terms(query: &str) -> Vec<String> {
     let mut analyzer = Analyzer::new();
@@ -81,6 +127,6 @@ mod tests {
         assert_eq!(required("+getWeather now"), ["get", "weather"]);
         assert_eq!(required("+天气"), ["天气"]);
         assert!(required("+the a+b c + d").is_empty());
-        assert_eq!(required("x +a+b"), ["b"], "a is a stop word; the inner + is a separator");
+        assert_eq!(required("x +the+word"), ["word"], "a stop word requires nothing; the inner + is a separator");
     }
 }

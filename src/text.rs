@@ -148,7 +148,8 @@ fn remembered_term(word: &str) -> Option<String> {
     if let Some(term) = remembered.get(word) {
         return term.clone();
     }
-    let term = (!is_stop_word(word)).then(|| ENGLISH.stem(word).into_owned());
+    let noise = word.chars().count() < 2 || word.chars().all(|c| c.is_numeric() || c == '.');
+    let term = (!is_stop_word(word) && !noise).then(|| ENGLISH.stem(word).into_owned());
     if remembered.len() >= MAX_REMEMBERED_WORDS {
         remembered.clear();
     }
