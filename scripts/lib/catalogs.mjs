@@ -1,0 +1,26 @@
+// Real tool catalogs for benchmarks: the BFCL dev catalog, grown past its 1,437 tools with renamed
+// copies so larger sizes keep real text and real schemas.
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const data = fileURLToPath(new URL('../data/bfcl/', import.meta.url))
+
+export function devCatalog() {
+  return JSON.parse(readFileSync(`${data}bfcl-catalog.json`, 'utf8'))
+}
+
+export function devQueries() {
+  return readFileSync(`${data}bfcl-dev-queries.jsonl`, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+}
+
+/** The first `size` tools of the dev catalog repeated as needed; copy k is named `<name>_copy<k>`. */
+export function catalogOfSize(size, base = devCatalog()) {
+  return Array.from({ length: size }, (_, i) => {
+    const tool = base[i % base.length]
+    const copy = Math.floor(i / base.length)
+    return copy === 0 ? tool : { ...tool, name: `${tool.name}_copy${copy}` }
+  })
+}
