@@ -29,6 +29,38 @@ export declare class ToolIndex {
   search(query: string, limit: number, options?: SearchOptions | undefined | null): Array<SearchHit>
   /** The projected text a tool is indexed under, or null for an unknown name. */
   searchText(name: string): string | null
+  /** Every indexed tool name, in catalog order. */
+  names(): Array<string>
+  /**
+   * Why `name` ranks where it does for `query`: its rank and score, the query terms it
+   * matched with their weight and fields, and its projected text. Null for an unknown name.
+   */
+  explain(query: string, name: string): Explanation | null
+}
+
+/** Why one tool ranks where it does. */
+export interface Explanation {
+  name: string
+  /** 1-based rank among every tool the query matches; null when it does not match. */
+  rank: number | null
+  score: number
+  /** The query is exactly this tool's name (which always ranks first). */
+  exact: boolean
+  /**
+   * The query was read as several requests whose rankings were fused; term contributions
+   * are then those of the whole query's score.
+   */
+  fused: boolean
+  terms: Array<TermExplanation>
+  /** The projected text the tool is indexed under. */
+  text: string
+}
+
+export interface FieldCounts {
+  name: number
+  description: number
+  parameter: number
+  schema: number
 }
 
 /** One ranked tool. */
@@ -53,3 +85,21 @@ export interface SearchOptions {
  * `{type, data}` events), in order of first appearance.
  */
 export declare function selectionFromEvents(eventsJson: string): Array<string>
+
+/** One query term found in the explained tool. */
+export interface TermExplanation {
+  /** The index term (stemmed). */
+  term: string
+  /** The folded query text it came from. */
+  queryWord: string
+  /**
+   * "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
+   * identifier) or "gram" (a CJK piece).
+   */
+  kind: string
+  idf: number
+  /** Its part of the score. */
+  contribution: number
+  /** Occurrences in each field of the tool. */
+  fields: FieldCounts
+}

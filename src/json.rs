@@ -408,7 +408,7 @@ fn error_at(source: &str, pos: usize, message: &str) -> JsonError {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Json {
+    fn parse(text: &str) -> Json<'_> {
         Json::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
     }
 

@@ -10,14 +10,17 @@ mod document;
 mod hash;
 mod index;
 mod json;
+mod params;
 mod query;
 mod replay;
+mod search;
 mod stopwords;
 mod summary;
 mod text;
 #[cfg(test)]
 mod tuning;
 
+use napi::bindgen_prelude::{Either, Null};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 
@@ -70,10 +73,7 @@ impl ToolIndex {
     /// score, then by name in code-point order. `limit` must be a whole number >= 0.
     #[napi(catch_unwind)]
     pub fn search(&self, query: String, limit: f64, options: Option<SearchOptions>) -> Result<Vec<SearchHit>> {
-        let chars = query.chars().count();
-        if chars > MAX_QUERY_CHARS {
-            return Err(invalid(format!("query is {chars} characters long; the limit is {MAX_QUERY_CHARS}")));
-        }
+        check_query(&query)?;
         let limit = whole_limit(limit)?;
         let exclude = options.and_then(|o| o.exclude).unwrap_or_default();
         let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
@@ -89,6 +89,94 @@ impl ToolIndex {
     pub fn search_text(&self, name: String) -> Option<String> {
         self.index.search_text(&name).map(str::to_string)
     }
+
+    /// Every indexed tool name, in catalog order.
+    #[napi]
+    pub fn names(&self) -> Vec<String> {
+        self.index.names().map(str::to_string).collect()
+    }
+
+    /// Why `name` ranks where it does for `query`: its rank and score, the query terms it
+    /// matched with their weight and fields, and its projected text. Null for an unknown name.
+    #[napi(catch_unwind)]
+    pub fn explain(&self, query: String, name: String) -> Result<Option<Explanation>> {
+        check_query(&query)?;
+        Ok(self.index.explain(&query, &name).map(Explanation::from))
+    }
+}
+
+/// Why one tool ranks where it does.
+#[napi(object)]
+pub struct Explanation {
+    pub name: String,
+    /// 1-based rank among every tool the query matches; null when it does not match.
+    pub rank: Either<u32, Null>,
+    pub score: f64,
+    /// The query is exactly this tool's name (which always ranks first).
+    pub exact: bool,
+    /// The query was read as several requests whose rankings were fused; term contributions
+    /// are then those of the whole query's score.
+    pub fused: bool,
+    pub terms: Vec<TermExplanation>,
+    /// The projected text the tool is indexed under.
+    pub text: String,
+}
+
+/// One query term found in the explained tool.
+#[napi(object)]
+pub struct TermExplanation {
+    /// The index term (stemmed).
+    pub term: String,
+    /// The folded query text it came from.
+    pub query_word: String,
+    /// "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
+    /// identifier) or "gram" (a CJK piece).
+    pub kind: String,
+    pub idf: f64,
+    /// Its part of the score.
+    pub contribution: f64,
+    /// Occurrences in each field of the tool.
+    pub fields: FieldCounts,
+}
+
+#[napi(object)]
+pub struct FieldCounts {
+    pub name: u32,
+    pub description: u32,
+    pub parameter: u32,
+    pub schema: u32,
+}
+
+impl From<search::Explanation<'_>> for Explanation {
+    fn from(e: search::Explanation<'_>) -> Self {
+        let terms = e
+            .terms
+            .into_iter()
+            .map(|t| TermExplanation {
+                kind: match t.kind {
+                    search::Match::Word => "word",
+                    search::Match::Related => "related",
+                    search::Match::Whole => "whole",
+                    search::Match::Gram => "gram",
+                }
+                .to_string(),
+                term: t.term,
+                query_word: t.query_word,
+                idf: bm25::round6(t.idf),
+                contribution: t.contribution,
+                fields: FieldCounts { name: t.fields[0], description: t.fields[1], parameter: t.fields[2], schema: t.fields[3] },
+            })
+            .collect();
+        Explanation {
+            name: e.name.to_string(),
+            rank: e.rank.map_or(Either::B(Null), |r| Either::A(r as u32)),
+            score: e.score,
+            exact: e.exact,
+            fused: e.fused,
+            terms,
+            text: e.text.to_string(),
+        }
+    }
 }
 
 /// The names selected by successful `tool_search` results in a session's events (a JSON array of
@@ -96,6 +184,14 @@ impl ToolIndex {
 #[napi(js_name = "selectionFromEvents", catch_unwind)]
 pub fn selection_from_events(events_json: String) -> Result<Vec<String>> {
     replay::selection_from_events(&events_json).map_err(invalid)
+}
+
+fn check_query(query: &str) -> Result<()> {
+    let chars = query.chars().count();
+    if chars > MAX_QUERY_CHARS {
+        return Err(invalid(format!("query is {chars} characters long; the limit is {MAX_QUERY_CHARS}")));
+    }
+    Ok(())
 }
 
 /// A result count from JavaScript: a whole, non-negative number. Counts beyond the catalog are

@@ -125,16 +125,6 @@ pub fn term_of(piece: Piece<'_>) -> Option<String> {
     }
 }
 
-/// Calls `emit` with each term of `text`, in order (the query-side path; the index builder
-/// caches [`term_of`] itself).
-pub fn for_each_term(analyzer: &mut Analyzer, text: &str, mut emit: impl FnMut(&str)) {
-    analyzer.pieces(text, |piece| {
-        if let Some(term) = term_of(piece) {
-            emit(&term);
-        }
-    });
-}
-
 static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
 
 /// Terms of words met earlier in this process (`None`: a stop word). The plugin rebuilds its
@@ -255,7 +245,7 @@ mod tests {
 
     fn terms(text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        for_each_term(&mut Analyzer::new(), text, |t| out.push(t.to_string()));
+        Analyzer::new().pieces(text, |piece| out.extend(term_of(piece)));
         out
     }
 

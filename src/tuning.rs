@@ -9,7 +9,8 @@
 //! exist inside Node.)
 
 use crate::document::FIELDS;
-use crate::index::{Index, Params};
+use crate::index::Index;
+use crate::params::Params;
 use crate::json::Json;
 
 struct Request {
@@ -34,7 +35,6 @@ fn tune_ranking_parameters() {
     let b_values = [0.0, 0.25, 0.5, 0.75, 0.9, 1.0];
     let prefix_weights = [0.0, 0.1, 0.2, 0.3, 0.5, 0.7];
     let prefix_mins = [3, 4, 5, 6];
-    let coverage_values = [0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 8.0];
     let fusion_ks = [0.0, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0];
     let fusion_wholes = [0.5, 1.0, 1.5, 2.0, 3.0];
     let fusion_depths = [5, 10, 20, 50];
@@ -43,7 +43,6 @@ fn tune_ranking_parameters() {
         let mut candidates: Vec<Params> = k1_values.iter().map(|&k1| Params { k1, ..best.clone() }).collect();
         candidates.extend(prefix_weights.iter().map(|&w| Params { prefix_weight: w, ..best.clone() }));
         candidates.extend(prefix_mins.iter().map(|&m| Params { prefix_min: m, ..best.clone() }));
-        candidates.extend(coverage_values.iter().map(|&c| Params { name_coverage: c, ..best.clone() }));
         candidates.extend(fusion_ks.iter().map(|&k| Params { fusion_k: k, ..best.clone() }));
         candidates.extend(fusion_wholes.iter().map(|&w| Params { fusion_whole: w, ..best.clone() }));
         candidates.extend(fusion_depths.iter().map(|&d| Params { fusion_depth: d, ..best.clone() }));

@@ -1,0 +1,516 @@
+//! Searching an [`Index`]: query terms, BM25F scores, fusion of compound queries, ordering,
+//! and the explanation of one tool's rank.
+//!
+//! A term's weight in a document is BM25F: its frequency in each field is normalized by that
+//! field's length and weighted (see [`crate::params::Params`]) before BM25's saturation, so a
+//! word in a short name counts for more than the same word deep in a long schema.
+
+use crate::bm25;
+use crate::document::FIELDS;
+use crate::hash::{FastMap, FastSet};
+use crate::index::{DocId, Index, TermId, TermKind};
+use crate::query::{self, Query};
+use crate::text::{term_of, Analyzer, Piece};
+
+/// One ranked tool. `score` is rounded to six decimals.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit<'a> {
+    pub name: &'a str,
+    pub summary: &'a str,
+    pub score: f64,
+}
+
+/// How a query term relates to the query text it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Match {
+    /// The query word's own stem.
+    Word,
+    /// An index word sharing a start with the query word (see `Params::prefix_weight`).
+    Related,
+    /// A whole identifier written in the query.
+    Whole,
+    /// A CJK piece.
+    Gram,
+}
+
+/// Why one tool ranks where it does for one query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explanation<'a> {
+    pub name: &'a str,
+    /// 1-based position among every tool the query matches; `None` when it does not match.
+    pub rank: Option<usize>,
+    /// The score its hit carries (0 when it does not match).
+    pub score: f64,
+    /// Whether the query is exactly its name (which ranks it first).
+    pub exact: bool,
+    /// Whether the query was read as several requests and their rankings fused; term
+    /// contributions are then those of the whole query's BM25F score.
+    pub fused: bool,
+    pub terms: Vec<TermMatch>,
+    pub text: &'a str,
+}
+
+/// One query term found in the explained tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TermMatch {
+    pub term: String,
+    /// The folded query text it came from.
+    pub query_word: String,
+    pub kind: Match,
+    pub idf: f64,
+    /// Its part of the whole-query BM25F score.
+    pub contribution: f64,
+    /// Occurrences per field, in [`crate::document::Field`] order.
+    pub fields: [u32; FIELDS],
+}
+
+/// A query term: the index term, its weight in the score, and where it came from.
+struct QueryTerm<'q> {
+    id: TermId,
+    weight: f64,
+    kind: Match,
+    word: &'q str,
+}
+
+impl Index {
+    /// At most `limit` tools, best first. A tool whose name equals the trimmed query comes first
+    /// whatever its score, even when `exclude` lists it: a query that names a tool always finds
+    /// it. Everything else is ordered by score, then by name in code-point order; `exclude` only
+    /// removes names from that ranked part. See [`Query`] for `select:` and `+word`.
+    pub fn search(&self, query: &str, limit: usize, exclude: &[&str]) -> Vec<Hit<'_>> {
+        if limit == 0 {
+            return Vec::new();
+        }
+        let (text, required) = match Query::parse(query) {
+            Query::Select(names) => {
+                let found = names.iter().filter_map(|name| self.by_name.get(*name));
+                return found.take(limit).map(|&doc| self.hit(doc, 0.0)).collect();
+            }
+            Query::Ranked { text, required } => (text, required),
+        };
+        let exact = self.by_name.get(text.trim()).copied();
+        let scores = self.ranking_scores(text, &required);
+        let excluded: FastSet<&str> = exclude.iter().copied().collect();
+        let candidates = scores.iter().filter(|&(&doc, _)| Some(doc) != exact && !excluded.contains(self.name(doc)));
+        let room = limit - usize::from(exact.is_some());
+        let ranked = self.top(candidates.map(|(&doc, &score)| (bm25::round6(score), doc)).collect(), room);
+        let exact = exact.map(|doc| (bm25::round6(scores.get(&doc).copied().unwrap_or(0.0)), doc));
+        exact.into_iter().chain(ranked).map(|(score, doc)| self.hit(doc, score)).collect()
+    }
+
+    /// Why `name` ranks where it does for `query`; `None` for a name the index does not hold.
+    pub fn explain(&self, query: &str, name: &str) -> Option<Explanation<'_>> {
+        let &doc = self.by_name.get(name)?;
+        let text_of_doc = self.docs[doc as usize].text.as_str();
+        let ranking = self.search(query, usize::MAX, &[]);
+        let position = ranking.iter().position(|hit| hit.name == name);
+        let (text, fused) = match Query::parse(query) {
+            Query::Select(_) => (query, false),
+            Query::Ranked { text, .. } => (text, self.fuses(text)),
+        };
+        let mut terms = Vec::new();
+        let mut analyzer = Analyzer::new();
+        self.query_terms(&mut analyzer, text, |qt| {
+            let Some(posting) = self.posting(qt.id, doc) else { return };
+            let idf = self.idf[qt.id as usize];
+            terms.push(TermMatch {
+                term: self.term_text(qt.id).to_string(),
+                query_word: qt.word.to_string(),
+                kind: qt.kind,
+                idf,
+                contribution: bm25::round6(self.term_score(idf * qt.weight, doc, &posting.tf)),
+                fields: posting.tf,
+            });
+        });
+        Some(Explanation {
+            name: &self.docs[doc as usize].name,
+            rank: position.map(|p| p + 1),
+            score: position.map_or(0.0, |p| ranking[p].score),
+            exact: query.trim() == name,
+            fused,
+            terms,
+            text: text_of_doc,
+        })
+    }
+
+    /// The score every matching document is ranked by: BM25F of the whole query, or for a
+    /// compound query the fusion of its requests' rankings.
+    fn ranking_scores(&self, text: &str, required: &[String]) -> FastMap<DocId, f64> {
+        let requests = query::requests(text);
+        if self.params.fusion_k > 0.0 && requests.len() > 1 {
+            self.fused(text, &requests, required)
+        } else {
+            self.scores(text, required)
+        }
+    }
+
+    fn fuses(&self, text: &str) -> bool {
+        self.params.fusion_k > 0.0 && query::requests(text).len() > 1
+    }
+
+    /// BM25F scores of the documents that contain at least one query term and every required
+    /// term. A repeated query word counts again.
+    fn scores(&self, text: &str, required: &[String]) -> FastMap<DocId, f64> {
+        let mut scores: FastMap<DocId, f64> = FastMap::default();
+        let mut analyzer = Analyzer::new();
+        self.query_terms(&mut analyzer, text, |qt| {
+            let idf = self.idf[qt.id as usize] * qt.weight;
+            for posting in &self.postings[qt.id as usize] {
+                *scores.entry(posting.doc).or_default() += self.term_score(idf, posting.doc, &posting.tf);
+            }
+        });
+        for term in required {
+            let holds = |doc: DocId| self.terms.get(term.as_str()).is_some_and(|&id| self.posting(id, doc).is_some());
+            scores.retain(|&doc, _| holds(doc));
+        }
+        scores
+    }
+
+    fn term_score(&self, idf: f64, doc: DocId, tf: &[u32; FIELDS]) -> f64 {
+        let factor = &self.docs[doc as usize].field_factor;
+        let fielded: f64 = (0..FIELDS).map(|f| tf[f] as f64 * factor[f]).sum();
+        bm25::saturate(idf, fielded, self.params.k1)
+    }
+
+    /// Calls `visit` with every index term the query text asks for: each piece's own term, and
+    /// for words the index words related to it by prefix.
+    fn query_terms<'q>(&self, analyzer: &mut Analyzer, text: &'q str, mut visit: impl FnMut(QueryTerm<'_>)) {
+        analyzer.pieces(text, |piece| {
+            let Some(term) = term_of(piece) else { return };
+            let (kind, word) = match piece {
+                Piece::Word(w) => (Match::Word, w),
+                Piece::Whole(w) => (Match::Whole, w),
+                Piece::Gram(w) => (Match::Gram, w),
+            };
+            if let Some(&id) = self.terms.get(term.as_str()) {
+                visit(QueryTerm { id, weight: 1.0, kind, word });
+            }
+            if kind == Match::Word && self.params.prefix_weight > 0.0 {
+                for id in self.related_words(&term) {
+                    visit(QueryTerm { id, weight: self.params.prefix_weight, kind: Match::Related, word });
+                }
+            }
+        });
+    }
+
+    /// One score per document from the rankings of the whole query and of each request in it
+    /// (reciprocal-rank fusion), so that every request of a compound query places its best tools
+    /// near the top instead of the longest request taking every slot.
+    fn fused(&self, text: &str, requests: &[&str], required: &[String]) -> FastMap<DocId, f64> {
+        let p = &self.params;
+        let whole = self.scores(text, required);
+        let mut fused: FastMap<DocId, f64> = FastMap::default();
+        let mut add = |weight: f64, scores: &FastMap<DocId, f64>| {
+            let ranked = self.top(scores.iter().map(|(&d, &s)| (bm25::round6(s), d)).collect(), p.fusion_depth);
+            for (rank, (_, doc)) in ranked.into_iter().enumerate() {
+                *fused.entry(doc).or_default() += weight * (p.fusion_k + 1.0) / (p.fusion_k + 1.0 + rank as f64);
+            }
+        };
+        add(p.fusion_whole, &whole);
+        for request in requests {
+            add(1.0, &self.scores(request, required));
+        }
+        // Documents past every list's depth keep a trace of their whole-query score, below every
+        // fused one, so the tail still follows relevance.
+        for (doc, score) in whole {
+            fused.entry(doc).or_insert(score * 1e-6);
+        }
+        fused
+    }
+
+    /// The best `n` of `(score, doc)`, ordered by score, then name.
+    fn top(&self, mut ranked: Vec<(f64, DocId)>, n: usize) -> Vec<(f64, DocId)> {
+        let order = |a: &(f64, DocId), b: &(f64, DocId)| b.0.total_cmp(&a.0).then_with(|| self.name(a.1).cmp(self.name(b.1)));
+        if ranked.len() > n && n > 0 {
+            ranked.select_nth_unstable_by(n - 1, order);
+        }
+        ranked.truncate(n);
+        ranked.sort_unstable_by(order);
+        ranked
+    }
+
+    /// Index words related to a query word by a shared start: shorter words it begins with, and
+    /// longer words that begin with it. Both must be at least `prefix_min` bytes long.
+    fn related_words(&self, term: &str) -> Vec<TermId> {
+        let min = self.params.prefix_min;
+        let mut related = Vec::new();
+        if term.len() < min {
+            return related;
+        }
+        for end in (min..term.len()).filter(|&end| term.is_char_boundary(end)) {
+            if let Some(&id) = self.terms.get(&term[..end]) {
+                if self.kinds[id as usize] == TermKind::Word {
+                    related.push(id);
+                }
+            }
+        }
+        let start = self.words_sorted.partition_point(|(text, _)| text.as_ref() <= term);
+        for (text, id) in &self.words_sorted[start..] {
+            if !text.starts_with(term) {
+                break;
+            }
+            related.push(*id);
+        }
+        related
+    }
+
+    fn term_text(&self, id: TermId) -> &str {
+        // Explanations are rare; a scan keeps the index free of a reverse table.
+        self.terms.iter().find(|(_, &t)| t == id).map_or("", |(text, _)| text.as_str())
+    }
+
+    fn name(&self, doc: DocId) -> &str {
+        &self.docs[doc as usize].name
+    }
+
+    fn hit(&self, doc: DocId, score: f64) -> Hit<'_> {
+        let doc = &self.docs[doc as usize];
+        Hit { name: &doc.name, summary: &doc.summary, score }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{self, ToolSpec};
+    use crate::params::Params;
+
+    const CATALOG: &str = r#"[
+        {"name": "get_weather", "description": "Get the current weather and forecast for a city.",
+         "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}}}},
+        {"name": "convert_currency", "description": "Convert an amount of money between currencies.",
+         "parameters": {"type": "object", "properties": {"amount": {"type": "number"}, "to": {"type": "string", "description": "target currency code"}}}},
+        {"name": "create_issue", "description": "Create an issue in a repository issue tracker."},
+        {"name": "weather", "description": "Unrelated tool that happens to be named weather."},
+        {"name": "list_issues", "description": "List the issues of a repository."}
+    ]"#;
+
+    fn index() -> Index {
+        Index::from_catalog(CATALOG).unwrap()
+    }
+
+    fn names(hits: &[Hit]) -> Vec<String> {
+        hits.iter().map(|h| h.name.to_string()).collect()
+    }
+
+    #[test]
+    fn finds_tools_by_meaningful_words() {
+        let index = index();
+        assert_eq!(index.len(), 5);
+        assert_eq!(names(&index.search("convert dollars to another currency", 1, &[])), ["convert_currency"]);
+        assert_eq!(names(&index.search("forecast for Paris", 1, &[])), ["get_weather"]);
+        let mut issues = names(&index.search("open an issue on the repository", 5, &[]));
+        issues.truncate(2);
+        issues.sort();
+        assert_eq!(issues, ["create_issue", "list_issues"]);
+    }
+
+    #[test]
+    fn an_exact_name_comes_first_even_when_others_score_higher() {
+        let catalog = r#"[{"name": "forecast", "description": "Returns tomorrow's outlook from a remote service with many details."},
+                          {"name": "get_forecast", "description": "Forecast, forecast, forecast."}]"#;
+        let index = Index::from_catalog(catalog).unwrap();
+        assert_eq!(names(&index.search("get forecast", 2, &[])), ["get_forecast", "forecast"]);
+        let hits = index.search("  forecast  ", 2, &[]);
+        assert_eq!(names(&hits), ["forecast", "get_forecast"]);
+        assert!(hits[1].score > hits[0].score);
+    }
+
+    #[test]
+    fn an_exact_name_is_found_even_when_excluded_but_exclusions_leave_the_ranking() {
+        let index = index();
+        let hits = index.search("create_issue", 5, &["create_issue", "list_issues"]);
+        assert_eq!(hits[0].name, "create_issue");
+        assert!(!names(&hits).contains(&"list_issues".to_string()));
+    }
+
+    #[test]
+    fn exact_match_with_no_shared_terms_scores_zero_but_is_returned() {
+        let index = Index::from_catalog(r#"[{"name": "the"}, {"name": "b", "description": "the b tool"}]"#).unwrap();
+        let hits = index.search("the", 5, &[]);
+        assert_eq!(names(&hits), ["the"]);
+        assert_eq!(hits[0].score, 0.0);
+    }
+
+    #[test]
+    fn limits_are_respected() {
+        let index = index();
+        assert!(index.search("weather", 0, &[]).is_empty());
+        assert_eq!(index.search("issue repository weather currency", 2, &[]).len(), 2);
+        assert_eq!(index.search("issue repository weather currency", 1000, &[]).len(), 5);
+        assert_eq!(index.search("weather", 1, &[])[0].name, "weather");
+    }
+
+    #[test]
+    fn queries_without_known_terms_find_nothing() {
+        let index = index();
+        assert!(index.search("", 5, &[]).is_empty());
+        assert!(index.search("the and of", 5, &[]).is_empty());
+        assert!(index.search("zebra", 5, &[]).is_empty());
+    }
+
+    #[test]
+    fn equal_scores_are_ordered_by_name_in_code_point_order() {
+        let catalog = r#"[{"name": "c_tool", "description": "same words"}, {"name": "b_tool", "description": "same words"},
+                          {"name": "Z_tool", "description": "same words"}, {"name": "é_tool", "description": "same words"}]"#;
+        let index = Index::from_catalog(catalog).unwrap();
+        let hits = index.search("same words", 10, &[]);
+        assert_eq!(names(&hits), ["Z_tool", "b_tool", "c_tool", "é_tool"]);
+        assert!(hits.windows(2).all(|w| w[0].score == w[1].score));
+    }
+
+    #[test]
+    fn the_same_catalog_in_any_order_ranks_the_same() {
+        let json = crate::json::Json::parse(CATALOG).unwrap();
+        let tools = catalog::tools(&json).unwrap();
+        let build = |order: Vec<ToolSpec>| Index::build(&json, &order, Params::default());
+        let forward = build(tools.clone());
+        let backward = build(tools.iter().rev().copied().collect());
+        let rotated = build(tools[2..].iter().chain(&tools[..2]).copied().collect());
+        for query in ["weather", "issue", "currency money city", "repository tracker", "create_issue"] {
+            let expected = forward.search(query, 10, &[]);
+            assert_eq!(backward.search(query, 10, &[]), expected, "{query}");
+            assert_eq!(rotated.search(query, 10, &[]), expected, "{query}");
+        }
+    }
+
+    #[test]
+    fn a_repeated_name_keeps_the_first_tool() {
+        let index = Index::from_catalog(r#"[{"name": "t", "description": "first"}, {"name": "t", "description": "second"}]"#).unwrap();
+        assert_eq!(index.len(), 1);
+        assert_eq!(index.search("t", 1, &[])[0].summary, "first");
+        assert!(index.search("second", 1, &[]).is_empty());
+    }
+
+    #[test]
+    fn hits_carry_the_summary_and_rounded_scores() {
+        let long = "word ".repeat(100);
+        let index = Index::from_catalog(&format!(r#"[{{"name": "t", "description": "{long}"}}]"#)).unwrap();
+        let hit = &index.search("word", 1, &[])[0];
+        assert_eq!(hit.summary.chars().count(), 240);
+        assert_eq!(hit.score, bm25::round6(hit.score));
+        assert!(hit.score > 0.0);
+    }
+
+    #[test]
+    fn search_text_is_the_projection() {
+        let index = index();
+        assert_eq!(
+            index.search_text("convert_currency"),
+            Some("convert_currency Convert an amount of money between currencies. amount to target currency code")
+        );
+        assert_eq!(index.search_text("missing"), None);
+    }
+
+    #[test]
+    fn an_empty_catalog_searches_to_nothing() {
+        let index = Index::from_catalog("[]").unwrap();
+        assert_eq!(index.len(), 0);
+        assert!(index.search("anything", 5, &[]).is_empty());
+    }
+
+    #[test]
+    fn identifier_styles_meet_each_other() {
+        let catalog = r#"[{"name": "getCurrentWeather"}, {"name": "math.factorial"}, {"name": "mcp__github__create_issue"},
+                          {"name": "other_tool", "description": "unrelated"}]"#;
+        let index = Index::from_catalog(catalog).unwrap();
+        assert_eq!(index.search("current weather", 1, &[])[0].name, "getCurrentWeather");
+        assert_eq!(index.search("get_current_weather", 1, &[])[0].name, "getCurrentWeather");
+        assert_eq!(index.search("factorial of 5", 1, &[])[0].name, "math.factorial");
+        assert_eq!(index.search("github issue", 1, &[])[0].name, "mcp__github__create_issue");
+    }
+
+    #[test]
+    fn a_name_match_outweighs_the_same_word_deep_in_a_schema() {
+        let catalog = r#"[{"name": "send_email", "description": "Send a message."},
+                          {"name": "create_contact", "description": "Create a contact.",
+                           "parameters": {"properties": {"note": {"description": "Free text, for example an email about the contact."}}}}]"#;
+        let index = Index::from_catalog(catalog).unwrap();
+        assert_eq!(names(&index.search("email", 2, &[])), ["send_email", "create_contact"]);
+    }
+
+    #[test]
+    fn enum_values_are_searchable() {
+        let catalog = r#"[{"name": "set_mode", "parameters": {"properties": {"mode": {"enum": ["turbo", "eco"]}}}},
+                          {"name": "other", "description": "nothing"}]"#;
+        let index = Index::from_catalog(catalog).unwrap();
+        assert_eq!(names(&index.search("eco", 5, &[])), ["set_mode"]);
+    }
+
+    #[test]
+    fn chinese_queries_find_chinese_descriptions() {
+        let catalog = r#"[{"name": "weather_cn", "description": "查询城市的天气预报"},
+                          {"name": "stock_cn", "description": "查询股票的实时价格"},
+                          {"name": "weather_en", "description": "Weather forecast for a city"}]"#;
+        let index = Index::from_catalog(catalog).unwrap();
+        assert_eq!(index.search("明天北京天气怎么样", 1, &[])[0].name, "weather_cn");
+        assert_eq!(index.search("股票价格", 1, &[])[0].name, "stock_cn");
+        assert_eq!(names(&index.search("weather 天气", 2, &[])).len(), 2);
+    }
+
+    #[test]
+    fn select_returns_exactly_the_named_tools_in_order() {
+        let index = index();
+        let hits = index.search("select:list_issues, get_weather,missing,list_issues", 10, &["get_weather"]);
+        assert_eq!(names(&hits), ["list_issues", "get_weather"]);
+        assert_eq!(names(&index.search("select:list_issues,get_weather", 1, &[])), ["list_issues"]);
+    }
+
+    #[test]
+    fn a_plus_word_is_required() {
+        let index = index();
+        let all = names(&index.search("weather issue", 5, &[]));
+        assert!(all.contains(&"create_issue".to_string()) && all.contains(&"get_weather".to_string()));
+        let required = names(&index.search("weather +issue", 5, &[]));
+        assert!(!required.is_empty());
+        assert!(required.iter().all(|n| n.contains("issue")), "{required:?}");
+        assert!(index.search("weather +zebra", 5, &[]).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod explain_tests {
+    use super::*;
+
+    const CATALOG: &str = r#"[
+        {"name": "get_weather", "description": "Get the current weather forecast for a city.",
+         "parameters": {"properties": {"city": {"description": "City name"}}}},
+        {"name": "calc_tax", "description": "Tax owed on an amount."},
+        {"name": "send_mail", "description": "Send an email."}
+    ]"#;
+
+    #[test]
+    fn explains_rank_score_and_matched_terms_by_field() {
+        let index = Index::from_catalog(CATALOG).unwrap();
+        let explained = index.explain("weather in the city", "get_weather").unwrap();
+        assert_eq!(explained.rank, Some(1));
+        assert!(!explained.exact && !explained.fused);
+        assert_eq!(explained.score, index.search("weather in the city", 1, &[])[0].score);
+        let weather = explained.terms.iter().find(|t| t.term == "weather").unwrap();
+        assert_eq!((weather.kind, weather.fields), (Match::Word, [1, 1, 0, 0]));
+        let city = explained.terms.iter().find(|t| t.term == "citi").unwrap();
+        assert_eq!((city.query_word.as_str(), city.fields), ("city", [0, 1, 1, 1]));
+        let sum: f64 = explained.terms.iter().map(|t| t.contribution).sum();
+        assert!((sum - explained.score).abs() < 1e-5);
+        assert_eq!(explained.text, index.search_text("get_weather").unwrap());
+    }
+
+    #[test]
+    fn explains_related_words_and_misses() {
+        let index = Index::from_catalog(CATALOG).unwrap();
+        let explained = index.explain("calculate tax", "calc_tax").unwrap();
+        assert!(explained.terms.iter().any(|t| t.kind == Match::Related && t.term == "calc" && t.query_word == "calculate"));
+        let miss = index.explain("weather", "send_mail").unwrap();
+        assert_eq!((miss.rank, miss.score, miss.terms.len()), (None, 0.0, 0));
+        assert!(index.explain("weather", "no_such_tool").is_none());
+        assert!(index.explain("send_mail", "send_mail").unwrap().exact);
+    }
+
+    #[test]
+    fn a_compound_query_is_marked_fused() {
+        let index = Index::from_catalog(CATALOG).unwrap();
+        let explained = index.explain("Get the weather forecast. Then send an email about it.", "send_mail").unwrap();
+        assert!(explained.fused);
+        assert!(explained.rank.is_some_and(|r| r <= 2));
+    }
+}
