@@ -5,6 +5,7 @@
  */
 
 import type { Context } from '@deepseek-ai/cordis'
+import { installCatalogRoute } from './catalog-route.ts'
 import type { Config as ConfigShape } from './config.ts'
 import { ToolSearchRuntime } from './runtime.ts'
 import { installToolSearchSettings } from './settings.ts'
@@ -17,6 +18,7 @@ declare module '@deepseek-ai/cordis' {
   }
 }
 
+export { CATALOG_ROUTE_PATH, type CatalogResponse } from './catalog-contract.ts'
 export { Config, MAX_LIMIT, TOOL_SEARCH_NAME, normalizeSettings, type ToolSearchSettings } from './config.ts'
 export { DEFAULT_CORE_TOOLS } from './core-tools.ts'
 export { TOOL_SEARCH_SETTINGS_NAMESPACE } from './settings.ts'
@@ -26,7 +28,10 @@ export type { AgentRow, CatalogRow, ToolSearchView } from './view.ts'
 
 export const name = 'dsh-tool-search'
 
-/** `settings` is optional: it is picked up whenever it is mounted (see `installToolSearchSettings`). */
+/**
+ * `settings` and `webServer` are optional: each is picked up whenever it is mounted (see
+ * `installToolSearchSettings` and `installCatalogRoute`).
+ */
 export const inject = ['tools', 'systemPrompt', 'agents']
 
 export function apply(ctx: Context, config: ConfigShape): void {
@@ -35,4 +40,5 @@ export function apply(ctx: Context, config: ConfigShape): void {
   // The seam for the web settings page and its GET catalog route: a read-only view, provided as
   // `ctx.toolSearch` so a route (in this plugin or another) reads the same live state.
   ctx.provide('toolSearch', runtime.view)
+  installCatalogRoute(ctx, runtime.view)
 }

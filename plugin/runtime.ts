@@ -68,14 +68,21 @@ export class ToolSearchRuntime {
   /** The read-only seam for the web settings page and catalog route. */
   readonly view: ToolSearchView = {
     settings: () => this.settings.current,
-    catalog: () => this.ctx.tools.schemas()
-      .filter(tool => tool.name !== RUN_CODE_NAME)
-      .map(tool => ({
-        name: tool.name,
-        description: tool.description,
-        policy: this.policy.standing(tool.name),
-      }))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    catalog: (scope) => {
+      const selectedBy = new Map<string, number>()
+      for (const { state } of this.attached.values()) {
+        for (const name of state.selected) selectedBy.set(name, (selectedBy.get(name) ?? 0) + 1)
+      }
+      return this.ctx.tools.schemas(scope)
+        .filter(tool => tool.name !== RUN_CODE_NAME)
+        .map(tool => ({
+          name: tool.name,
+          description: tool.description,
+          policy: this.policy.standing(tool.name),
+          selectedBy: selectedBy.get(tool.name) ?? 0,
+        }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    },
     agents: () => [...this.attached].map(([agent, { state }]) => ({ id: agent.id, selected: state.selected.size })),
   }
 

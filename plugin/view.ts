@@ -14,6 +14,8 @@ export interface CatalogRow {
   readonly description: string
   /** The rule that decides its visibility before any search. */
   readonly policy: StandingPolicy
+  /** How many attached Agents have selected it with tool_search. */
+  readonly selectedBy: number
 }
 
 /** One attached Agent. */
@@ -27,10 +29,13 @@ export interface ToolSearchView {
   /** The normalized settings in force. */
   settings(): ToolSearchSettings
   /**
-   * Every globally registered tool with its policy, sorted by name (`run_code` excluded).
+   * Every tool a registry view sees, with its policy, sorted by name (`run_code` excluded).
+   * @param scope - the view to read: an Agent or a preset's standing scope key. Omitted, the
+   *   global layer, which is empty in the web profile: there presets mount the tools, and
+   *   `agentPresets.standingKeyFor()` names the default preset's view.
    * @throws when the registry cannot project its schemas (a tool with non-JSON parameters).
    */
-  catalog(): CatalogRow[]
+  catalog(scope?: object): CatalogRow[]
   /** Every Agent the plugin tracks, in attach order. */
   agents(): AgentRow[]
 }
