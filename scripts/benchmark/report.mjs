@@ -111,7 +111,7 @@ function speedSection({ speed, machine, versions }) {
 }
 
 /** Whether a median meets its budget, and by how much it misses. */
-export function verdict({ median, budget }) {
+function verdict({ median, budget }) {
   if (budget === undefined) return '-'
   return median <= budget ? 'meets' : `misses by ${Math.round(((median - budget) / budget) * 100)}%`
 }

@@ -35,7 +35,7 @@ const ACTIONS = [
 ]
 
 /** The largest catalog this generator makes: one tool per (action, area). */
-export const SYNTHETIC_MAX = AREAS.length * ACTIONS.length
+const SYNTHETIC_MAX = AREAS.length * ACTIONS.length
 
 /**
  * @param {number} size - how many tools, 1..{@link SYNTHETIC_MAX}.
