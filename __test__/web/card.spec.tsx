@@ -1,0 +1,278 @@
+// @vitest-environment jsdom
+// The Tool Search card in a DOM, against the real host half: the plugin in an in-process DSH with
+// file-backed settings, its catalog route on DSH's web server, and the settings plane of the page
+// played by SettingsTransport (see support/settings-transport.ts).
+
+import { setImmediate as macrotask } from 'node:timers/promises'
+import WebServer from '@deepseek-ai/dsh-host-webserver'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { catalogFetcher } from '../../plugin/client/catalog-fetch.ts'
+import { ToolSearchCardController } from '../../plugin/client/card-controller.ts'
+import { en } from '../../plugin/client/locales.ts'
+import { SettingsWriter } from '../../plugin/client/settings-writer.ts'
+import { ToolSearchCard } from '../../plugin/client/ToolSearchCard.tsx'
+import type { Config } from '../../plugin/config.ts'
+import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
+import { createHarness, type Harness } from '../support/harness.ts'
+import { reply, toolCall } from '../support/scripted-model.ts'
+import { SettingsTransport } from './support/settings-transport.ts'
+
+const NS = 'tool-search'
+
+let harness: Harness | undefined
+let card: ToolSearchCardController | undefined
+afterEach(async () => {
+  cleanup()
+  card?.dispose()
+  await harness?.close()
+  harness = card = undefined
+})
+
+/** DSH's translate over the English dictionary, `{name}` templates included. */
+function t(key: string, params: Record<string, unknown> = {}): string {
+  const template = (en as Record<string, string>)[key]
+  if (template === undefined) throw new Error(`no English copy for ${key}`)
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]))
+}
+
+interface Mounted {
+  readonly h: Harness
+  readonly transport: SettingsTransport
+}
+
+async function mount({ plugin = {}, access = 'write' }: { plugin?: Partial<Config>; access?: 'write' | 'read' | 'memory' } = {}): Promise<Mounted> {
+  const h = harness = await createHarness({ settings: true, plugin })
+  await h.ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 })
+  const transport = new SettingsTransport(h.ctx, NS, access)
+  const scope = transport.scope()
+  const writer = new SettingsWriter(NS, scope, transport.mutate, (view) => { transport.acceptView(view) })
+  card = new ToolSearchCardController(scope, writer, catalogFetcher(`http://127.0.0.1:${h.ctx.get('webServer')!.port}`), { pollMs: 60_000, filterDelayMs: 0 })
+  render(<ToolSearchCard t={t} card={card} />)
+  return { h, transport }
+}
+
+async function open(): Promise<void> {
+  fireEvent.click(screen.getByRole('button', { name: /Tool Search/ }))
+  await screen.findByRole('table')
+}
+
+function row(name: string): HTMLElement {
+  return screen.getByRole('rowheader', { name: new RegExp(`^${name}\\b`) }).closest('tr')!
+}
+
+/** The policy the Policy column shows for a tool. */
+function shownPolicy(name: string): string | undefined {
+  return row(name).dataset.policy
+}
+
+function policySelect(name: string): HTMLSelectElement {
+  return screen.getByRole('combobox', { name: `Policy for ${name}` })
+}
+
+/** The user section DSH stores (what settings.yaml holds under `tool-search:`). */
+function stored(h: Harness): unknown {
+  return h.ctx.settings.describe().find(entry => entry.ns === NS)?.user
+}
+
+function revision(h: Harness): number {
+  return h.ctx.settings.describe().find(entry => entry.ns === NS)!.revision
+}
+
+describe('the Tool Search card', () => {
+  it('discloses a live catalog: each tool\'s effective policy, selection count and policy control', async () => {
+    const { h } = await mount({ plugin: { neverSearch: ['mcp__postgres__query'] } })
+    const { agent } = await h.agent('a')
+    await h.agent('b')
+    await h.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast', limit: 1 }), reply('ok'))
+
+    const header = screen.getByRole('button', { name: /Tool Search/ })
+    expect(header.getAttribute('aria-expanded')).toBe('false')
+    await open()
+    expect(header.getAttribute('aria-expanded')).toBe('true')
+    expect(screen.getByText('Showing 10 of 10 tools · 2 live agents')).toBeTruthy()
+
+    const weather = within(row('mcp__weather__forecast'))
+    expect(shownPolicy('mcp__weather__forecast')).toBe('selected')
+    expect(weather.getByText('Selected', { selector: '.dts-badge' })).toBeTruthy()
+    expect(weather.getByLabelText('1 of 2 agents').textContent).toBe('1')
+    expect(shownPolicy('bash')).toBe('core')
+    expect(shownPolicy('mcp__postgres__query')).toBe('never')
+    expect(shownPolicy('web_search')).toBe('deferred')
+    expect(policySelect('mcp__postgres__query').value).toBe('never')
+    expect(within(row('tool_search')).queryByRole('combobox')).toBeNull()
+    // Core tools offer no "always visible", which would add nothing.
+    expect([...policySelect('bash').options].map(option => option.value)).toEqual(['default', 'never'])
+    expect([...policySelect('web_search').options].map(option => option.value)).toEqual(['default', 'always', 'never'])
+
+    // Every control has a name a screen reader can announce.
+    for (const role of ['button', 'combobox', 'textbox', 'searchbox'] as const) {
+      expect(screen.queryAllByRole(role, { name: /\S/ })).toHaveLength(screen.queryAllByRole(role).length)
+    }
+  })
+
+  it('writes one list for a policy change, which the plugin applies at once and the catalog then shows', async () => {
+    const { h, transport } = await mount()
+    await open()
+    fireEvent.change(policySelect('web_search'), { target: { value: 'always' } })
+    await waitFor(() => { expect(shownPolicy('web_search')).toBe('always') })
+    expect(stored(h)).toEqual({ alwaysVisible: ['web_search'] })
+    expect(transport.requests.map(request => request.ops.map(op => op.path[0]))).toEqual([['alwaysVisible']])
+    expect(policySelect('web_search').value).toBe('always')
+    expect(within(screen.getByRole('list', { name: 'Always visible' })).getByText('web_search')).toBeTruthy()
+
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'hi', reply('ok'))
+    expect(h.model.toolNames()).toContain('web_search')
+  })
+
+  it('moves a tool between the lists in ONE write of both, fenced by the revision it read', async () => {
+    const { h, transport } = await mount({ plugin: {} })
+    await h.ctx.settings.mutate(TOOL_SEARCH_SETTINGS_NAMESPACE, [{ op: 'set', path: ['alwaysVisible'], value: ['web_search'] }])
+    await macrotask()
+    await open()
+    const before = revision(h)
+    fireEvent.change(policySelect('web_search'), { target: { value: 'never' } })
+    await waitFor(() => { expect(shownPolicy('web_search')).toBe('never') })
+    expect(transport.requests).toEqual([{
+      ns: NS,
+      ops: [
+        { op: 'set', path: ['alwaysVisible'], value: [] },
+        { op: 'set', path: ['neverSearch'], value: ['web_search'] },
+      ],
+      expectedRevision: before,
+    }])
+    expect(revision(h)).toBe(before + 1)
+    expect(stored(h)).toEqual({ alwaysVisible: [], neverSearch: ['web_search'] })
+    expect(h.ctx.toolSearch.settings()).toMatchObject({ alwaysVisible: [], neverSearch: ['web_search'] })
+  })
+
+  it('shows a move that could not be sent, and leaves both lists as they were', async () => {
+    const { h, transport } = await mount({ plugin: {} })
+    await h.ctx.settings.mutate(TOOL_SEARCH_SETTINGS_NAMESPACE, [{ op: 'set', path: ['alwaysVisible'], value: ['web_search'] }])
+    await macrotask()
+    await open()
+    transport.unreachable = 1
+    fireEvent.change(policySelect('web_search'), { target: { value: 'never' } })
+    const alert = await screen.findByText(/The policy of web_search was not saved: DSH could not be reached\./)
+    expect(alert.textContent).toContain('Nothing was changed')
+    expect(policySelect('web_search').value).toBe('always')
+    expect(within(screen.getByRole('list', { name: 'Always visible' })).getByText('web_search')).toBeTruthy()
+    expect(within(screen.getByRole('list', { name: 'Never search' })).getByText('None')).toBeTruthy()
+    expect(stored(h)).toEqual({ alwaysVisible: ['web_search'] })
+
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }))
+    expect(screen.queryByText(/was not saved/)).toBeNull()
+  })
+
+  it('refuses a move planned from stale lists, so a change made elsewhere is not overwritten', async () => {
+    const { h, transport } = await mount({ plugin: {} })
+    await h.ctx.settings.mutate(TOOL_SEARCH_SETTINGS_NAMESPACE, [{ op: 'set', path: ['alwaysVisible'], value: ['web_search'] }])
+    await macrotask()
+    await open()
+    // Another page adds a tool; this page has not heard about it yet.
+    transport.follow = false
+    await h.ctx.settings.mutate(TOOL_SEARCH_SETTINGS_NAMESPACE, [{ op: 'set', path: ['alwaysVisible'], value: ['mcp__mail__send_email', 'web_search'] }])
+    fireEvent.change(policySelect('web_search'), { target: { value: 'never' } })
+    await screen.findByText(/The policy of web_search was not saved: the settings changed elsewhere in the meantime\. Try again\./)
+    expect(stored(h)).toEqual({ alwaysVisible: ['mcp__mail__send_email', 'web_search'] })
+
+    // The document-updated notice arrives: the page shows what DSH holds, and a retry works.
+    transport.follow = true
+    transport.load()
+    await screen.findByText('mcp__mail__send_email', { selector: 'code' })
+    fireEvent.change(policySelect('web_search'), { target: { value: 'never' } })
+    await waitFor(() => { expect(stored(h)).toEqual({ alwaysVisible: ['mcp__mail__send_email'], neverSearch: ['web_search'] }) })
+  })
+
+  it('checks the result count as it is typed and saves a valid one, which the plugin applies at once', async () => {
+    const { h, transport } = await mount()
+    await open()
+    const input = screen.getByRole('textbox', { name: 'Results per search' }) as HTMLInputElement
+    const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement
+    expect(input.value).toBe('5')
+    expect(save.disabled).toBe(true)
+    for (const text of ['0', '21', 'abc', '2.5', '', ' 7x']) {
+      fireEvent.change(input, { target: { value: text } })
+      expect([text, input.getAttribute('aria-invalid'), save.disabled]).toEqual([text, 'true', true])
+      expect(screen.getByText('Enter a whole number from 1 to 20.').id).toBe(input.getAttribute('aria-describedby'))
+      fireEvent.submit(input.form!)
+    }
+    expect(transport.requests).toEqual([])
+
+    fireEvent.change(input, { target: { value: '7' } })
+    expect(input.getAttribute('aria-invalid')).toBe('false')
+    fireEvent.submit(input.form!)
+    await waitFor(() => { expect(stored(h)).toEqual({ defaultLimit: 7 }) })
+    await macrotask()
+    const search = h.ctx.tools.schemas().find(tool => tool.name === 'tool_search')
+    expect(JSON.stringify(search?.parameters)).toContain('Default: 7.')
+  })
+
+  it('shows a count that was not saved and keeps both the stored count and the typed one', async () => {
+    const { h, transport } = await mount()
+    await open()
+    const input = screen.getByRole('textbox', { name: 'Results per search' }) as HTMLInputElement
+    transport.unreachable = 1
+    fireEvent.change(input, { target: { value: '12' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    await screen.findByText(/The result count was not saved: DSH did not accept the change\./)
+    expect(input.value).toBe('12')
+    expect(stored(h)).toBeUndefined()
+    expect(h.ctx.toolSearch.settings().defaultLimit).toBe(5)
+  })
+
+  it('edits the lists directly: remove a name, add one, move one, and refuse blank or tool_search', async () => {
+    const { h, transport } = await mount()
+    await h.ctx.settings.mutate(TOOL_SEARCH_SETTINGS_NAMESPACE, [{ op: 'set', path: ['alwaysVisible'], value: ['mcp__mail__send_email', 'web_search'] }])
+    await macrotask()
+    await open()
+    fireEvent.click(screen.getByRole('button', { name: 'Remove web_search from Always visible' }))
+    await waitFor(() => { expect(stored(h)).toEqual({ alwaysVisible: ['mcp__mail__send_email'] }) })
+
+    const addNever = screen.getByRole('combobox', { name: 'Tool name to add to Never search' }) as HTMLInputElement
+    fireEvent.submit(addNever.form!)
+    expect(screen.getByText('Enter a tool name.')).toBeTruthy()
+    fireEvent.change(addNever, { target: { value: 'tool_search' } })
+    fireEvent.submit(addNever.form!)
+    expect(screen.getByText('tool_search is always offered and cannot be blocked.')).toBeTruthy()
+    expect(transport.requests).toHaveLength(1)
+
+    fireEvent.change(addNever, { target: { value: ' mcp__mail__send_email ' } })
+    fireEvent.submit(addNever.form!)
+    await waitFor(() => { expect(stored(h)).toEqual({ alwaysVisible: [], neverSearch: ['mcp__mail__send_email'] }) })
+    expect(transport.requests.at(-1)?.ops).toHaveLength(2)
+    expect(addNever.value).toBe('')
+  })
+
+  it('filters the catalog by text on the host and by policy on the page', async () => {
+    await mount({ plugin: { alwaysVisible: ['web_search'] } })
+    await open()
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Filter tools' }), { target: { value: 'MCP__' } })
+    await screen.findByText('Showing 4 of 4 tools · 0 live agents')
+    expect(screen.queryByRole('rowheader', { name: /^bash\b/ })).toBeNull()
+
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Filter tools' }), { target: { value: '' } })
+    await screen.findByText('Showing 10 of 10 tools · 0 live agents')
+    fireEvent.change(screen.getByRole('combobox', { name: 'Show' }), { target: { value: 'always' } })
+    expect(screen.getAllByRole('rowheader').map(cell => cell.querySelector('code')?.textContent)).toEqual(['web_search'])
+  })
+
+  it('disables every control where DSH cannot write the settings', async () => {
+    await mount({ access: 'read', plugin: { alwaysVisible: ['web_search'] } })
+    await open()
+    expect(screen.getByText('These settings can only be changed from the machine running DSH.')).toBeTruthy()
+    const controls = [
+      screen.getByRole('textbox', { name: 'Results per search' }),
+      screen.getByRole('button', { name: 'Remove web_search from Always visible' }),
+      ...screen.getAllByRole('button', { name: 'Add' }),
+      ...screen.getAllByRole('combobox', { name: /^Policy for / }),
+    ] as (HTMLInputElement | HTMLButtonElement | HTMLSelectElement)[]
+    expect(controls.filter(control => !control.disabled)).toEqual([])
+  })
+
+  it('is absent where the settings are not served to this page (a remote browser)', async () => {
+    await mount({ access: 'memory' })
+    expect(screen.queryByRole('button', { name: /Tool Search/ })).toBeNull()
+  })
+})

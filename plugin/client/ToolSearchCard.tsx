@@ -1,0 +1,99 @@
+/**
+ * The Tool Search card on Settings > Plugins > Plugin configuration. Like DSH's own cards it is a
+ * header button that discloses the controls in place; unlike them it has no staged Save for the
+ * whole card: each control writes when the user commits it, and the page shows what DSH holds.
+ */
+
+import { useEffect, useId, useState, useSyncExternalStore } from 'react'
+import './card.css'
+import { CatalogTable } from './CatalogTable.tsx'
+import type { CardState, ToolSearchCardController } from './card-controller.ts'
+import type { Translate } from './host.ts'
+import { LimitField } from './LimitField.tsx'
+import { NameList } from './NameList.tsx'
+
+export interface ToolSearchCardProps {
+  readonly t: Translate
+  readonly card: ToolSearchCardController
+}
+
+export function ToolSearchCard({ t, card }: ToolSearchCardProps) {
+  const state = useSyncExternalStore(card.subscribe, card.getSnapshot)
+  const [open, setOpen] = useState(false)
+  const bodyId = useId()
+  useEffect(() => (open ? card.activate() : undefined), [open, card])
+  // As DSH's cards do: no trace of the card where its namespace is not served (or this browser
+  // is remote and keeps settings in memory).
+  if (state.status === 'unavailable') return null
+  return (
+    <li className={open ? 'dts-card dts-card-open' : 'dts-card'}>
+      <button type="button" className="dts-header" aria-expanded={open} aria-controls={bodyId} onClick={() => { setOpen(!open) }}>
+        <span className="dts-head-text">
+          <span className="dts-title">{t('title')}</span>
+          <span className="dts-description">{t('description')}</span>
+        </span>
+        <svg className="dts-chevron" width="14" height="14" viewBox="0 0 14 14" aria-hidden="true" focusable="false">
+          <path d="M3.5 5.25 7 8.75l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </button>
+      {open ? (
+        <div id={bodyId} className="dts-body">
+          {state.section === undefined ? <p className="dts-note" role="status">{t('loading')}</p> : <CardBody t={t} card={card} state={state} />}
+        </div>
+      ) : null}
+    </li>
+  )
+}
+
+function CardBody({ t, card, state }: { t: Translate; card: ToolSearchCardController; state: CardState }) {
+  const section = state.section!
+  const disabled = !state.writable
+  const suggestions = useId()
+  const names = state.catalog.response?.tools.map(row => row.name) ?? []
+  return (
+    <>
+      {disabled ? <p className="dts-note" role="status">{t('readOnly')}</p> : null}
+      <FailureNotice t={t} state={state} onDismiss={card.dismissFailure} />
+      <LimitField t={t} stored={section.defaultLimit} pending={state.limitPending} disabled={disabled} onSave={card.saveLimit} />
+      <div className="dts-lists">
+        {(['alwaysVisible', 'neverSearch'] as const).map(field => (
+          <NameList
+            key={field}
+            t={t}
+            field={field}
+            names={section[field]}
+            suggestions={suggestions}
+            disabled={disabled}
+            onAdd={name => card.addToList(field, name)}
+            onRemove={name => card.removeFromList(field, name)}
+          />
+        ))}
+      </div>
+      <datalist id={suggestions}>
+        {names.map(name => <option key={name} value={name} />)}
+      </datalist>
+      <CatalogTable t={t} state={state} onFilter={card.setFilter} onPolicy={card.setPolicy} onRetry={card.refresh} />
+    </>
+  )
+}
+
+function FailureNotice({ t, state, onDismiss }: { t: Translate; state: CardState; onDismiss: () => void }) {
+  const { failure } = state
+  // Always rendered, so screen readers announce the message when it appears in the live region.
+  return (
+    <div className="dts-failure" role="alert">
+      {failure === undefined ? null : (
+        <>
+          <p>
+            {failure.tool === undefined
+              ? t('failedLimit', { reason: t(`reason_${failure.reason.replace('-', '_')}`) })
+              : t('failedTool', { name: failure.tool, reason: t(`reason_${failure.reason.replace('-', '_')}`) })}
+            {' '}{t('unchanged')}
+            {failure.detail === undefined ? null : <span className="dts-detail">{failure.detail}</span>}
+          </p>
+          <button type="button" className="dts-button dts-button-quiet" onClick={onDismiss}>{t('dismiss')}</button>
+        </>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,211 @@
+/**
+ * The Tool Search card's state outside React: the stored section (from the settings scope), the
+ * writes in flight and the last failed one, and the live catalog (from the plugin's route),
+ * published as immutable snapshots for `useSyncExternalStore`.
+ */
+
+import type { CatalogResponse } from '../catalog-contract.ts'
+import type { FetchCatalog } from './catalog-fetch.ts'
+import type { ScopeSnapshot, SettingsScope, ToolSearchSection } from './host.ts'
+import { choiceFor, listsWithChoice, type ListField, type PolicyChoice } from './policy.ts'
+import type { SettingsWriter, WriteFailure, WriteOutcome } from './settings-writer.ts'
+
+export interface CatalogState {
+  /** The text the catalog is filtered by (the route filters, so the row cap applies after it). */
+  readonly filter: string
+  readonly status: 'idle' | 'loading' | 'ready' | 'failed'
+  /** The last catalog read; kept while a newer read is under way or failed. */
+  readonly response: CatalogResponse | undefined
+  readonly error: string | undefined
+}
+
+/** The last write that did not happen. */
+export interface SaveFailure {
+  /** `undefined` for the result count, else the tool whose policy was being changed. */
+  readonly tool: string | undefined
+  readonly reason: WriteFailure
+  readonly detail: string | undefined
+}
+
+export interface CardState {
+  readonly status: ScopeSnapshot<ToolSearchSection>['status']
+  readonly writable: boolean
+  /** The section DSH holds; undefined until it has been read. */
+  readonly section: ToolSearchSection | undefined
+  /** Policies being written, by tool, shown in place of the stored ones until they settle. */
+  readonly pending: ReadonlyMap<string, PolicyChoice>
+  /** The result count being written. */
+  readonly limitPending: number | undefined
+  readonly failure: SaveFailure | undefined
+  readonly catalog: CatalogState
+}
+
+export interface CardControllerOptions {
+  /** How often an open card re-reads the catalog (selection counts move with every search). */
+  readonly pollMs?: number
+  /** Quiet time after the last keystroke in the filter before the catalog is re-read. */
+  readonly filterDelayMs?: number
+}
+
+export class ToolSearchCardController {
+  private state: CardState
+  private readonly listeners = new Set<() => void>()
+  private readonly pollMs: number
+  private readonly filterDelayMs: number
+  private readonly stopScope: () => void
+  private revision: number | undefined
+  private openCards = 0
+  private poll: ReturnType<typeof setInterval> | undefined
+  private filterTimer: ReturnType<typeof setTimeout> | undefined
+  private read: AbortController | undefined
+
+  constructor(
+    private readonly scope: SettingsScope<ToolSearchSection>,
+    private readonly writer: SettingsWriter,
+    private readonly fetchCatalog: FetchCatalog,
+    options: CardControllerOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? 5_000
+    this.filterDelayMs = options.filterDelayMs ?? 200
+    const snapshot = scope.getSnapshot()
+    this.revision = snapshot.revision
+    this.state = {
+      ...fromScope(snapshot),
+      pending: new Map(),
+      limitPending: undefined,
+      failure: undefined,
+      catalog: { filter: '', status: 'idle', response: undefined, error: undefined },
+    }
+    this.stopScope = scope.subscribe(() => { this.onScope() })
+  }
+
+  readonly getSnapshot = (): CardState => this.state
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => { this.listeners.delete(listener) }
+  }
+
+  /**
+   * Keep the catalog live while a card is open: read it now and every `pollMs` while the page is
+   * visible.
+   * @returns the function that ends this card's interest.
+   */
+  readonly activate = (): (() => void) => {
+    this.openCards += 1
+    if (this.openCards === 1) {
+      this.refresh()
+      this.poll = setInterval(() => {
+        if (typeof document === 'undefined' || document.visibilityState !== 'hidden') this.refresh()
+      }, this.pollMs)
+    }
+    let active = true
+    return () => {
+      if (!active) return
+      active = false
+      this.openCards -= 1
+      if (this.openCards === 0) this.quiesce()
+    }
+  }
+
+  /** Re-read the catalog now (also the retry after a failed read). */
+  readonly refresh = (): void => {
+    this.read?.abort()
+    const read = new AbortController()
+    this.read = read
+    this.updateCatalog({ status: 'loading' })
+    this.fetchCatalog(this.state.catalog.filter, read.signal).then(
+      (response) => {
+        if (this.read === read) this.updateCatalog({ status: 'ready', response, error: undefined })
+      },
+      (error: unknown) => {
+        if (this.read === read && !read.signal.aborted) {
+          this.updateCatalog({ status: 'failed', error: error instanceof Error ? error.message : String(error) })
+        }
+      },
+    )
+  }
+
+  readonly setFilter = (filter: string): void => {
+    this.updateCatalog({ filter })
+    clearTimeout(this.filterTimer)
+    this.filterTimer = setTimeout(() => { if (this.openCards > 0) this.refresh() }, this.filterDelayMs)
+  }
+
+  /** Give one tool a policy: it leaves both lists and joins the chosen one, in one write. */
+  readonly setPolicy = async (tool: string, choice: PolicyChoice): Promise<WriteOutcome> => {
+    this.update({ pending: new Map(this.state.pending).set(tool, choice) })
+    const outcome = await this.writer.write(current => listsWithChoice(current, tool, choice))
+    const pending = new Map(this.state.pending)
+    if (pending.get(tool) === choice) pending.delete(tool)
+    this.update({ pending, failure: this.failureAfter(outcome, tool) })
+    return outcome
+  }
+
+  /** Add a name to a list (moving it off the other one). */
+  readonly addToList = (field: ListField, tool: string): Promise<WriteOutcome> => this.setPolicy(tool.trim(), choiceFor(field))
+
+  /** Take a name off one list only. */
+  readonly removeFromList = async (field: ListField, tool: string): Promise<WriteOutcome> => {
+    const outcome = await this.writer.write(current => ({ [field]: current[field].filter(entry => entry.trim() !== tool) }))
+    this.update({ failure: this.failureAfter(outcome, tool) })
+    return outcome
+  }
+
+  readonly saveLimit = async (limit: number): Promise<WriteOutcome> => {
+    this.update({ limitPending: limit })
+    const outcome = await this.writer.write(() => ({ defaultLimit: limit }))
+    this.update({ limitPending: undefined, failure: this.failureAfter(outcome, undefined) })
+    return outcome
+  }
+
+  readonly dismissFailure = (): void => {
+    this.update({ failure: undefined })
+  }
+
+  dispose(): void {
+    this.stopScope()
+    this.openCards = 0
+    this.quiesce()
+    this.listeners.clear()
+  }
+
+  private quiesce(): void {
+    clearInterval(this.poll)
+    clearTimeout(this.filterTimer)
+    this.read?.abort()
+    this.read = undefined
+  }
+
+  /**
+   * The failure to show after a write: this one if it failed; none if it succeeded where the shown
+   * failure had failed; otherwise the shown one, which an unrelated success does not undo.
+   */
+  private failureAfter(outcome: WriteOutcome, tool: string | undefined): SaveFailure | undefined {
+    if (!outcome.ok) return { tool, reason: outcome.reason, detail: outcome.detail }
+    return this.state.failure?.tool === tool ? undefined : this.state.failure
+  }
+
+  private onScope(): void {
+    const snapshot = this.scope.getSnapshot()
+    this.update(fromScope(snapshot))
+    // Policies in the catalog follow the lists, whichever page or file changed them.
+    if (snapshot.revision !== this.revision) {
+      this.revision = snapshot.revision
+      if (this.openCards > 0) this.refresh()
+    }
+  }
+
+  private updateCatalog(change: Partial<CatalogState>): void {
+    this.update({ catalog: { ...this.state.catalog, ...change } })
+  }
+
+  private update(change: Partial<CardState>): void {
+    this.state = { ...this.state, ...change }
+    for (const listener of [...this.listeners]) listener()
+  }
+}
+
+function fromScope(snapshot: ScopeSnapshot<ToolSearchSection>): Pick<CardState, 'status' | 'writable' | 'section'> {
+  return { status: snapshot.status, writable: snapshot.writable, section: snapshot.value }
+}
