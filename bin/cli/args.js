@@ -1,0 +1,79 @@
+// Reading a command's arguments: node's own parser, with its errors and our checks turned into
+// one-line usage errors.
+import { parseArgs } from 'node:util'
+import { InputError } from './errors.js'
+
+/**
+ * @typedef {import('node:util').ParseArgsConfig['options']} OptionSpec
+ * @typedef {{ values: Record<string, string | string[] | boolean | undefined>, positionals: string[] }} Parsed
+ */
+
+/** The options that choose a catalog, taken by every command. */
+export const CATALOG_OPTIONS = /** @type {const} */ ({
+  catalog: { type: 'string', short: 'c', multiple: true },
+  'mcp-server': { type: 'string' },
+})
+
+export const COMMON_OPTIONS = /** @type {const} */ ({
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+})
+
+/**
+ * @param {string} command for messages
+ * @param {string[]} argv the arguments after the command
+ * @param {OptionSpec} options
+ * @returns {Parsed}
+ */
+export function parseCommandArgs(command, argv, options) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true })
+  } catch (error) {
+    // Node's messages carry advice for programmers after the first sentence ("To specify a
+    // positional argument starting with a '-', ...").
+    const first = /** @type {Error} */ (error).message.split(/\.\s/)[0] ?? ''
+    throw usage(command, first.charAt(0).toLowerCase() + first.slice(1))
+  }
+}
+
+/**
+ * A usage error that points at the command's help.
+ * @param {string} command
+ * @param {string} message
+ */
+export function usage(command, message) {
+  return new InputError(`${message} (see: dsh-tool-search ${command} --help)`)
+}
+
+/** Longest query tool_search accepts, in characters (the plugin contract; the core enforces it too). */
+export const MAX_QUERY_CHARS = 4096
+
+/**
+ * The query of a command, trimmed, checked as tool_search checks it.
+ * @param {string} command
+ * @param {string} text
+ */
+export function query(command, text) {
+  const trimmed = text.trim()
+  if (!trimmed) throw usage(command, 'the query is empty')
+  const chars = [...trimmed].length
+  if (chars > MAX_QUERY_CHARS) throw usage(command, `the query is ${chars} characters long; tool_search takes at most ${MAX_QUERY_CHARS}`)
+  return trimmed
+}
+
+/**
+ * The value of a whole-number option, at least `min`.
+ * @param {string} command
+ * @param {string} option its name, without dashes
+ * @param {string | undefined} text
+ * @param {number} fallback
+ * @param {number} [min]
+ */
+export function wholeNumber(command, option, text, fallback, min = 1) {
+  if (text === undefined) return fallback
+  const n = Number(text)
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min) {
+    throw usage(command, `--${option} must be a whole number of at least ${min}, got '${text}'`)
+  }
+  return n
+}

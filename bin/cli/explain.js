@@ -1,0 +1,79 @@
+// `explain`: why one tool ranks where it does for a query.
+import { CATALOG_OPTIONS, COMMON_OPTIONS, query as checkQuery, usage } from './args.js'
+import { loadCatalog } from './catalog.js'
+import { count, ordinal, score, table, wrap, WIDTH } from './format.js'
+
+/** Tools ranked above the explained one that the text output names. */
+const SHOWN_ABOVE = 5
+
+export const name = 'explain'
+export const summary = 'show why a tool ranks where it does for a query'
+/** @type {import('./args.js').OptionSpec} */
+export const options = { ...CATALOG_OPTIONS, ...COMMON_OPTIONS }
+export const help = `Usage: dsh-tool-search explain "<query>" <tool> [options]
+
+Shows where <tool> ranks for the query and why: its score, each query term it matched with
+the term's weight (idf), its share of the score and where in the tool it was found (name,
+description, parameter names, schema text), the tools ranked above it, and the text the
+tool is indexed under.
+
+Options:
+  -c, --catalog FILE     tools to rank (repeatable; - reads standard input); default: the
+                         embedded DSH and GitHub MCP catalog (see: dsh-tool-search search --help)
+      --mcp-server NAME  the catalog is an MCP server's tools/list, named as DSH names it
+      --json             print the core's explanation: {query, name, rank, score, exact, fused,
+                         terms: [{term, queryWord, kind, idf, contribution, fields}], text,
+                         matches, above}
+  -h, --help             show this help`
+
+/**
+ * @param {import('./args.js').Parsed} args
+ * @returns {{ stdout: string, code: number }}
+ */
+export function run({ values, positionals }) {
+  if (positionals.length !== 2) throw usage(name, `expected a query and a tool name, got ${count(positionals.length, 'argument')}`)
+  const query = checkQuery(name, positionals[0] ?? '')
+  const tool = positionals[1] ?? ''
+  const catalog = loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']) })
+  const { index } = catalog
+  const explained = index.explain(query, tool)
+  if (!explained) {
+    const near = index.search(tool, 3).map(hit => hit.name)
+    throw usage(name, `no tool named '${tool}' in ${catalog.label}${near.length ? `; did you mean ${near.join(', ')}?` : ''}`)
+  }
+  const ranking = index.search(query, index.size)
+  const above = ranking.slice(0, (explained.rank ?? 1) - 1).map(({ name, score }) => ({ name, score }))
+  if (values['json']) {
+    return { stdout: JSON.stringify({ query, ...explained, matches: ranking.length, above }, null, 2), code: 0 }
+  }
+
+  const lines = wrap(headline(explained, query, ranking.length), WIDTH)
+  if (explained.fused) lines.push(...wrap('The query reads as several requests: its score fuses their rankings; the term shares below are those of the whole query.', WIDTH))
+  if (explained.terms.length > 0) {
+    const rows = [...explained.terms]
+      .sort((a, b) => b.contribution - a.contribution)
+      .map(t => [t.term, t.queryWord, t.kind, t.idf.toFixed(3), score(t.contribution), String(t.fields.name), String(t.fields.description), String(t.fields.parameter), String(t.fields.schema)])
+    lines.push('', 'Matched terms (occurrences per field):', ...table([['term', 'from', 'kind', 'idf', 'share', 'name', 'description', 'parameter', 'schema'], ...rows], { right: [3, 4, 5, 6, 7, 8] }).map(line => `  ${line}`))
+  }
+  if (above.length > 0) {
+    const first = Math.max(0, above.length - SHOWN_ABOVE)
+    const rows = above.slice(first).map((hit, i) => [String(first + i + 1), score(hit.score), hit.name])
+    lines.push('', first > 0 ? `Ranked above it (the last ${SHOWN_ABOVE} of ${above.length}):` : 'Ranked above it:', ...table(rows, { right: [0, 1] }).map(line => `  ${line}`))
+  }
+  lines.push('', 'Indexed text:', ...wrap(explained.text, WIDTH, '  '))
+  return { stdout: lines.join('\n'), code: 0 }
+}
+
+/**
+ * @param {import('../../index.js').Explanation} explained
+ * @param {string} query
+ * @param {number} matches
+ */
+function headline({ name, rank, score: total, exact, terms }, query, matches) {
+  if (rank === null) {
+    const why = terms.length > 0 ? 'it lacks a word the query requires (+word)' : 'none of its indexed terms is a term of the query'
+    return `${name} does not match "${query}": ${why}.`
+  }
+  const where = `${name} ranks ${ordinal(rank)} of ${count(matches, 'matching tool')} for "${query}", score ${score(total)}`
+  return exact ? `${where} (the query is its exact name, which always ranks first)` : where
+}
