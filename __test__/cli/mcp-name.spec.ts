@@ -35,6 +35,9 @@ describe('the MCP bridge name rule', () => {
       serverName: 'srv',
       command: process.execPath,
       args: [SERVER, JSON.stringify(RAW_NAMES)],
+      env: {},
+      cwd: '',
+      toolCallTimeoutMs: 10_000,
       failOnStartupError: true,
     })
     const registered = ctx.tools.schemas().map(tool => tool.name).filter(name => name.startsWith('mcp__')).sort()

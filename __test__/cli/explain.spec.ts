@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import type { Explanation } from '../../index.js'
+import { cli, cliJson, fixture } from './cli.ts'
+
+interface ExplainJson extends Explanation {
+  query: string
+  matches: number
+  above: { name: string, score: number }[]
+}
+
+const WEATHER = fixture('weather.json')
+
+describe('explain', () => {
+  it('gives the rank, the score, each matched term with its weight and fields, and the indexed text', () => {
+    const { code, json } = cliJson<ExplainJson>(['explain', 'weather forecast for Paris', 'get_forecast', '-c', WEATHER])
+    expect(code).toBe(0)
+    expect(json).toMatchObject({ query: 'weather forecast for Paris', name: 'get_forecast', rank: 1, exact: false, fused: false, matches: 1, above: [] })
+    const weather = json.terms.find(term => term.term === 'weather')
+    expect(weather).toMatchObject({ queryWord: 'weather', kind: 'word', fields: { name: 0, description: 2, parameter: 0, schema: 0 } })
+    expect(weather!.idf).toBeGreaterThan(0)
+    const shares = json.terms.reduce((sum, term) => sum + term.contribution, 0)
+    expect(shares).toBeCloseTo(json.score, 5)
+    expect(json.text).toMatch(/^get_forecast Get the weather forecast for a city/)
+  })
+
+  it('prints the explanation as text: headline, term table, tools above, indexed text', () => {
+    const run = cli(['explain', 'open an issue in the project', 'create_issue', '-c', WEATHER])
+    expect(run.code).toBe(0)
+    const lines = run.stdout.split('\n')
+    expect(lines[0]).toMatch(/^create_issue ranks 1st of 1 matching tool for "open an issue in the project", score \d+\.\d{3}$/)
+    expect(lines).toContain('Matched terms (occurrences per field):')
+    expect(lines.find(line => /^\s+issu\s+issue\s+word\s/.test(line))).toBeDefined()
+    expect(lines).toContain('Indexed text:')
+    expect(run.stdout).not.toContain('Ranked above it')
+  })
+
+  it('names the tools ranked above a tool that is not first', () => {
+    const { json } = cliJson<ExplainJson>(['explain', 'create a github issue', 'mcp__github__get_issue'])
+    expect(json.rank).toBeGreaterThan(1)
+    expect(json.above).toHaveLength(json.rank! - 1)
+    expect(json.above[0]?.name).toBe('mcp__github__create_issue')
+    const text = cli(['explain', 'create a github issue', 'mcp__github__get_issue']).stdout
+    expect(text).toMatch(/Ranked above it:\n\s+1\s+\d+\.\d{3}\s+mcp__github__create_issue\n/)
+  })
+
+  it('says when the tool does not match, or is named exactly', () => {
+    const miss = cli(['explain', 'convert money', 'get_forecast', '-c', WEATHER])
+    expect(miss.code).toBe(0)
+    expect(miss.stdout).toMatch(/^get_forecast does not match "convert money": none of its indexed terms is a term of the query\./)
+    expect(cliJson<ExplainJson>(['explain', 'convert money', 'get_forecast', '-c', WEATHER]).json).toMatchObject({ rank: null, score: 0, terms: [] })
+    const exact = cli(['explain', 'create_issue', 'create_issue', '-c', WEATHER])
+    // The headline wraps at the output width.
+    expect(exact.stdout.split('\n\n')[0]?.replace(/\n/g, ' ')).toMatch(/^create_issue ranks 1st .* \(the query is its exact name, which always ranks first\)$/)
+  })
+
+  it('marks a query of several requests as fused', () => {
+    const { json } = cliJson<ExplainJson>(['explain', 'Book a room for six. Also convert 20 dollars to euros', 'convert_currency', '-c', WEATHER])
+    expect(json.fused).toBe(true)
+    expect(cli(['explain', 'Book a room for six. Also convert 20 dollars to euros', 'convert_currency', '-c', WEATHER]).stdout).toContain('The query reads as several requests')
+  })
+
+  it('rejects an unknown tool with exit code 2, suggesting names', () => {
+    const run = cli(['explain', 'weather', 'forecast', '-c', WEATHER])
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toBe(`dsh-tool-search: no tool named 'forecast' in ${WEATHER}; did you mean get_forecast? (see: dsh-tool-search explain --help)\n`)
+  })
+
+  it('needs exactly a query and a tool', () => {
+    const run = cli(['explain', 'weather'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toBe('dsh-tool-search: expected a query and a tool name, got 1 argument (see: dsh-tool-search explain --help)\n')
+  })
+})

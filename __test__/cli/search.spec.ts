@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { cli, cliJson, fixture } from './cli.ts'
+
+interface SearchJson {
+  query: string
+  catalog: string
+  matches: number
+  tools: { name: string, description: string, score: number }[]
+}
+
+const WEATHER = fixture('weather.json')
+
+describe('search', () => {
+  it('ranks the default catalog out of the box: DSH\'s tools and the GitHub MCP server\'s', () => {
+    const { code, json } = cliJson<SearchJson>(['search', 'create a github issue'])
+    expect(code).toBe(0)
+    expect(json.tools).toHaveLength(5)
+    expect(json.tools[0]?.name).toBe('mcp__github__create_issue')
+    expect(json.matches).toBeGreaterThan(5)
+    // The label names the DSH version the recording is of.
+    const { source } = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'scripts', 'data', 'dsh', 'headless-tools.json'), 'utf8')) as { source: { version: string } }
+    expect(json.catalog).toBe(`the default catalog of DSH ${source.version} and GitHub MCP server tools`)
+    expect(cliJson<SearchJson>(['search', 'run a shell command']).json.tools[0]?.name).toBe('bash')
+  })
+
+  it('prints a ranked table with scores, best first', () => {
+    const run = cli(['search', 'will it rain in Paris', '--catalog', WEATHER])
+    expect(run.code).toBe(0)
+    expect(run.stderr).toBe('')
+    const lines = run.stdout.trimEnd().split('\n')
+    expect(lines[0]).toBe('1 matching tool for "will it rain in Paris"')
+    expect(lines[1]).toBe(`in ${WEATHER} (4 tools)`)
+    expect(lines[3]).toMatch(/^#\s+score\s+tool\s+description$/)
+    expect(lines[4]).toMatch(/^1\s+\d+\.\d{3}\s+get_forecast\s+Get the weather forecast/)
+  })
+
+  it('prints {query, catalog, matches, tools} as JSON, at most --limit tools', () => {
+    const { code, json } = cliJson<SearchJson>(['search', 'money issue room weather', '-c', WEATHER, '--limit', '2'])
+    expect(code).toBe(0)
+    expect(json).toEqual({ query: 'money issue room weather', catalog: WEATHER, matches: 4, tools: expect.any(Array) })
+    expect(json.tools).toHaveLength(2)
+    for (const tool of json.tools) expect(Object.keys(tool).sort()).toEqual(['description', 'name', 'score'])
+    expect(json.tools[0]!.score).toBeGreaterThanOrEqual(json.tools[1]!.score)
+  })
+
+  it('reads OpenAI function tools and MCP tools/list results the same as plain tools', () => {
+    const query = ['search', 'convert dollars to euros', '-n', '4']
+    const plain = cliJson<SearchJson>([...query, '-c', WEATHER]).json.tools
+    expect(plain[0]?.name).toBe('convert_currency')
+    expect(cliJson<SearchJson>([...query, '-c', fixture('weather-openai.json')]).json.tools).toEqual(plain)
+    expect(cliJson<SearchJson>([...query, '-c', fixture('weather-mcp.json')]).json.tools).toEqual(plain)
+  })
+
+  it('searches an MCP server\'s tools under the names DSH gives them', () => {
+    const { json } = cliJson<SearchJson>(['search', 'convert dollars to euros', '-c', fixture('weather-mcp.json'), '--mcp-server', 'office'])
+    expect(json.tools[0]?.name).toBe('mcp__office__convert_currency')
+    const byServer = cliJson<SearchJson>(['search', 'office', '-c', fixture('weather-mcp.json'), '--mcp-server', 'office'])
+    expect(byServer.json.matches).toBe(4)
+  })
+
+  it('merges several catalogs, and reads one from standard input', () => {
+    const both = cliJson<SearchJson>(['search', 'share a file', '-c', WEATHER, '-c', fixture('mcp-dotted.json')]).json
+    expect(both.tools[0]?.name).toBe('files.share')
+    const piped = cli(['search', 'book a room', '-c', '-', '--json'], JSON.stringify([{ name: 'rooms', description: 'Book a room.' }]))
+    expect(JSON.parse(piped.stdout).tools[0].name).toBe('rooms')
+  })
+
+  it('says so when nothing matches, and exits 0', () => {
+    const run = cli(['search', 'zebra', '-c', WEATHER])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toBe(`0 matching tools for "zebra"\nin ${WEATHER} (4 tools)\n`)
+  })
+
+  it('takes the query forms tool_search takes', () => {
+    const select = cliJson<SearchJson>(['search', 'select:create_issue,get_forecast', '-c', WEATHER]).json
+    expect(select.tools.map(tool => tool.name)).toEqual(['create_issue', 'get_forecast'])
+    const required = cliJson<SearchJson>(['search', 'weather money +currency', '-c', WEATHER]).json
+    expect(required.tools.map(tool => tool.name)).toEqual(['convert_currency'])
+  })
+})
