@@ -62,18 +62,17 @@ export function query(command, text) {
 }
 
 /**
- * The value of a whole-number option, at least `min`.
+ * The value of a count option: a whole number, at least 1.
  * @param {string} command
  * @param {string} option its name, without dashes
  * @param {string | undefined} text
  * @param {number} fallback
- * @param {number} [min]
  */
-export function wholeNumber(command, option, text, fallback, min = 1) {
+export function wholeNumber(command, option, text, fallback) {
   if (text === undefined) return fallback
   const n = Number(text)
-  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min) {
-    throw usage(command, `--${option} must be a whole number of at least ${min}, got '${text}'`)
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < 1) {
+    throw usage(command, `--${option} must be a whole number of at least 1, got '${text}'`)
   }
   return n
 }

@@ -24,7 +24,8 @@ const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/
  * One tool as its catalog wrote it.
  * @typedef {object} Tool
  * @property {string} name the name it is indexed and searched under
- * @property {string} written its name in the catalog (a raw MCP name when --mcp-server is given)
+ * @property {string} written its name in the catalog (a raw MCP name when `server` is set)
+ * @property {string | undefined} server the MCP server whose tools/list the tool came from, when known
  * @property {string} description "" when missing
  * @property {Record<string, unknown> | undefined} parameters its parameter (input) schema
  */
@@ -92,6 +93,7 @@ function readFile(file, mcpServer) {
     return {
       name: mcpServer === undefined ? written : publicToolName(mcpServer, written),
       written,
+      server: mcpServer,
       description: typeof description === 'string' ? description : '',
       parameters: ['parameters', 'inputSchema', 'input_schema'].map(key => tool[key]).find(isObject),
     }
@@ -111,10 +113,11 @@ function definition(item) {
 }
 
 /**
+ * A JSON object (not an array, not null).
  * @param {unknown} value
  * @returns {value is Record<string, unknown>}
  */
-function isObject(value) {
+export function isObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 

@@ -47,9 +47,8 @@ Options:
 export function run({ values, positionals }) {
   if (positionals.length > 0) throw usage(name, `unexpected argument '${positionals[0]}'`)
   const top = wholeNumber(name, 'top', /** @type {string | undefined} */ (values['top']), DEFAULT_TOP)
-  const mcpServer = /** @type {string | undefined} */ (values['mcp-server'])
-  const catalog = loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer })
-  const findings = lintCatalog({ tools: catalog.tools, index: catalog.index, top, mcpServer })
+  const catalog = loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']) })
+  const findings = lintCatalog({ tools: catalog.tools, index: catalog.index, top })
   const errors = findings.filter(f => f.severity === 'error').length
   const warnings = findings.length - errors
   const code = errors > 0 ? 1 : 0
