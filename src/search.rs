@@ -7,7 +7,7 @@
 
 use crate::bm25;
 use crate::document::FIELDS;
-use crate::hash::{FastMap, FastSet};
+use crate::hash::FastSet;
 use crate::index::{DocId, Index, TermId, TermKind};
 use crate::query::{self, Query};
 use crate::text::{term_of, Analyzer, Piece};
@@ -64,6 +64,52 @@ pub struct TermMatch {
     pub fields: [u32; FIELDS],
 }
 
+/// Scores of the documents one query touched: dense by document, plus the list of those touched,
+/// so adding a posting's weight is an array update and only matching documents are read back.
+struct Scores {
+    value: Vec<f64>,
+    touched: Vec<DocId>,
+}
+
+impl Scores {
+    fn new(docs: usize) -> Self {
+        Scores { value: vec![0.0; docs], touched: Vec::new() }
+    }
+
+    /// Adds a (positive) weight to a document's score.
+    fn add(&mut self, doc: DocId, weight: f64) {
+        let slot = &mut self.value[doc as usize];
+        if *slot == 0.0 {
+            if weight <= 0.0 {
+                return;
+            }
+            self.touched.push(doc);
+        }
+        *slot += weight;
+    }
+
+    /// A document's score; 0 when the query did not touch it.
+    fn get(&self, doc: DocId) -> f64 {
+        self.value[doc as usize]
+    }
+
+    /// The touched documents with their scores, in the order first touched.
+    fn iter(&self) -> impl Iterator<Item = (DocId, f64)> + '_ {
+        self.touched.iter().map(|&doc| (doc, self.value[doc as usize]))
+    }
+
+    fn retain(&mut self, keep: impl Fn(DocId) -> bool) {
+        let value = &mut self.value;
+        self.touched.retain(|&doc| {
+            let kept = keep(doc);
+            if !kept {
+                value[doc as usize] = 0.0;
+            }
+            kept
+        });
+    }
+}
+
 /// A query term: the index term, its weight in the score, and where it came from.
 struct QueryTerm<'q> {
     id: TermId,
@@ -91,10 +137,10 @@ impl Index {
         let exact = self.by_name.get(text.trim()).copied();
         let scores = self.ranking_scores(text, &required);
         let excluded: FastSet<&str> = exclude.iter().copied().collect();
-        let candidates = scores.iter().filter(|&(&doc, _)| Some(doc) != exact && !excluded.contains(self.name(doc)));
+        let candidates = scores.iter().filter(|&(doc, _)| Some(doc) != exact && !excluded.contains(self.name(doc)));
         let room = limit - usize::from(exact.is_some());
-        let ranked = self.top(candidates.map(|(&doc, &score)| (bm25::round6(score), doc)).collect(), room);
-        let exact = exact.map(|doc| (bm25::round6(scores.get(&doc).copied().unwrap_or(0.0)), doc));
+        let ranked = self.top(candidates.map(|(doc, score)| (bm25::round6(score), doc)).collect(), room);
+        let exact = exact.map(|doc| (bm25::round6(scores.get(doc)), doc));
         exact.into_iter().chain(ranked).map(|(score, doc)| self.hit(doc, score)).collect()
     }
 
@@ -135,7 +181,7 @@ impl Index {
 
     /// The score every matching document is ranked by: BM25F of the whole query, or for a
     /// compound query the fusion of its requests' rankings.
-    fn ranking_scores(&self, text: &str, required: &[String]) -> FastMap<DocId, f64> {
+    fn ranking_scores(&self, text: &str, required: &[String]) -> Scores {
         let requests = query::requests(text);
         if self.params.fusion_k > 0.0 && requests.len() > 1 {
             self.fused(text, &requests, required)
@@ -150,18 +196,18 @@ impl Index {
 
     /// BM25F scores of the documents that contain at least one query term and every required
     /// term. A repeated query word counts again.
-    fn scores(&self, text: &str, required: &[String]) -> FastMap<DocId, f64> {
-        let mut scores: FastMap<DocId, f64> = FastMap::default();
+    fn scores(&self, text: &str, required: &[String]) -> Scores {
+        let mut scores = Scores::new(self.docs.len());
         let mut analyzer = Analyzer::new();
         self.query_terms(&mut analyzer, text, |qt| {
             let idf = self.idf[qt.id as usize] * qt.weight;
             for posting in &self.postings[qt.id as usize] {
-                *scores.entry(posting.doc).or_default() += self.term_score(idf, posting.doc, &posting.tf);
+                scores.add(posting.doc, self.term_score(idf, posting.doc, &posting.tf));
             }
         });
         for term in required {
             let holds = |doc: DocId| self.terms.get(term.as_str()).is_some_and(|&id| self.posting(id, doc).is_some());
-            scores.retain(|&doc, _| holds(doc));
+            scores.retain(holds);
         }
         scores
     }
@@ -196,14 +242,14 @@ impl Index {
     /// One score per document from the rankings of the whole query and of each request in it
     /// (reciprocal-rank fusion), so that every request of a compound query places its best tools
     /// near the top instead of the longest request taking every slot.
-    fn fused(&self, text: &str, requests: &[&str], required: &[String]) -> FastMap<DocId, f64> {
+    fn fused(&self, text: &str, requests: &[&str], required: &[String]) -> Scores {
         let p = &self.params;
         let whole = self.scores(text, required);
-        let mut fused: FastMap<DocId, f64> = FastMap::default();
-        let mut add = |weight: f64, scores: &FastMap<DocId, f64>| {
-            let ranked = self.top(scores.iter().map(|(&d, &s)| (bm25::round6(s), d)).collect(), p.fusion_depth);
+        let mut fused = Scores::new(self.docs.len());
+        let mut add = |weight: f64, scores: &Scores| {
+            let ranked = self.top(scores.iter().map(|(d, s)| (bm25::round6(s), d)).collect(), p.fusion_depth);
             for (rank, (_, doc)) in ranked.into_iter().enumerate() {
-                *fused.entry(doc).or_default() += weight * (p.fusion_k + 1.0) / (p.fusion_k + 1.0 + rank as f64);
+                fused.add(doc, weight * (p.fusion_k + 1.0) / (p.fusion_k + 1.0 + rank as f64));
             }
         };
         add(p.fusion_whole, &whole);
@@ -212,8 +258,10 @@ impl Index {
         }
         // Documents past every list's depth keep a trace of their whole-query score, below every
         // fused one, so the tail still follows relevance.
-        for (doc, score) in whole {
-            fused.entry(doc).or_insert(score * 1e-6);
+        for (doc, score) in whole.iter() {
+            if fused.get(doc) == 0.0 {
+                fused.add(doc, score * 1e-6);
+            }
         }
         fused
     }

@@ -7,12 +7,26 @@ const ELLIPSIS: &str = "...";
 /// Whitespace runs collapsed to one space, trimmed, and cut to [`MAX_SUMMARY_CHARS`] with a
 /// trailing "..." when longer. Cutting by `char` never splits a character.
 pub fn summarize(description: &str) -> String {
-    let collapsed = description.split_whitespace().collect::<Vec<_>>().join(" ");
-    if collapsed.chars().count() <= MAX_SUMMARY_CHARS {
-        return collapsed;
+    let mut out = String::with_capacity(description.len().min(4 * MAX_SUMMARY_CHARS));
+    let mut chars = 0;
+    // Collapse only as far as the limit plus one character: enough to know whether to cut, and
+    // a 10 MB description costs no more than a short one.
+    for word in description.split_whitespace() {
+        if chars > MAX_SUMMARY_CHARS {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+            chars += 1;
+        }
+        out.push_str(word);
+        chars += word.chars().count();
+    }
+    if chars <= MAX_SUMMARY_CHARS {
+        return out;
     }
     let keep = MAX_SUMMARY_CHARS - ELLIPSIS.len();
-    let mut cut: String = collapsed.chars().take(keep).collect();
+    let mut cut: String = out.chars().take(keep).collect();
     cut.push_str(ELLIPSIS);
     cut
 }

@@ -38,10 +38,11 @@ pub enum Piece<'a> {
 /// texts.
 #[derive(Default)]
 pub struct Analyzer {
-    /// The characters of the identifier being split, with their byte offsets.
-    chars: Vec<(usize, char)>,
     folded: String,
     whole: String,
+    /// The characters of a non-ASCII text and their byte offsets (plus one for the end).
+    chars: Vec<char>,
+    offsets: Vec<usize>,
 }
 
 impl Analyzer {
@@ -49,50 +50,90 @@ impl Analyzer {
         Self::default()
     }
 
-    /// Calls `emit` with each piece of `text`, in order.
+    /// Calls `emit` with each piece of `text`, in order. ASCII text (most of any catalog) is
+    /// scanned as bytes; other text as characters, by the same code.
     pub fn pieces(&mut self, text: &str, mut emit: impl FnMut(Piece<'_>)) {
-        let mut rest = text;
-        while let Some(start) = rest.find(|c: char| c.is_alphanumeric()) {
-            rest = &rest[start..];
-            let first = rest.chars().next().unwrap_or_default();
-            let end = if is_cjk(first) {
-                rest.find(|c: char| !is_cjk(c)).unwrap_or(rest.len())
-            } else {
-                compound_end(rest)
-            };
-            let (run, tail) = rest.split_at(end);
-            if is_cjk(first) {
-                self.cjk_run(run, &mut emit);
-            } else {
-                self.compound(run, &mut emit);
+        if text.is_ascii() {
+            self.scan(text, text.as_bytes(), &|i| i, &mut emit);
+        } else {
+            let mut chars = std::mem::take(&mut self.chars);
+            let mut offsets = std::mem::take(&mut self.offsets);
+            chars.clear();
+            offsets.clear();
+            for (at, c) in text.char_indices() {
+                chars.push(c);
+                offsets.push(at);
             }
-            rest = tail;
+            offsets.push(text.len());
+            self.scan(text, &chars, &|i| offsets[i], &mut emit);
+            (self.chars, self.offsets) = (chars, offsets);
+        }
+    }
+
+    /// Finds the CJK runs and the identifiers of `text`, whose letters are `units`; `at` maps a
+    /// unit index to its byte offset in `text`.
+    fn scan<L: Letter>(&mut self, text: &str, units: &[L], at: &impl Fn(usize) -> usize, emit: &mut impl FnMut(Piece<'_>)) {
+        let mut i = 0;
+        while i < units.len() {
+            let start = i;
+            if units[i].is_cjk() {
+                while i < units.len() && units[i].is_cjk() {
+                    i += 1;
+                }
+                self.cjk_run(&text[at(start)..at(i)], emit);
+            } else if units[i].is_word() {
+                // An identifier runs through letters, digits and separators and ends after its
+                // last letter or digit: "end." is "end".
+                let mut end = i;
+                while i < units.len() && (units[i].is_word() || units[i].is_separator()) {
+                    if units[i].is_word() {
+                        end = i + 1;
+                    }
+                    i += 1;
+                }
+                self.compound(text, &units[start..end], &|k| at(start + k), emit);
+                i = end;
+            } else {
+                i += 1;
+            }
         }
     }
 
     /// An identifier or plain word: its parts, then the whole when there is more than one part.
-    fn compound(&mut self, run: &str, emit: &mut impl FnMut(Piece<'_>)) {
-        let mut chars = std::mem::take(&mut self.chars);
-        chars.clear();
-        chars.extend(run.char_indices());
-        self.whole.clear();
+    fn compound<L: Letter>(&mut self, text: &str, units: &[L], at: &impl Fn(usize) -> usize, emit: &mut impl FnMut(Piece<'_>)) {
         let mut parts = 0;
-        let mut start = 0;
-        for end in 1..=chars.len() {
-            if end < chars.len() && !splits_before(&chars, end) {
-                continue;
+        let mut first = 0..0;
+        let mut part_start = 0;
+        let mut flush = |this: &mut Self, part: std::ops::Range<usize>| {
+            if part.is_empty() {
+                return;
             }
-            let part = &run[chars[start].0..chars.get(end).map_or(run.len(), |c| c.0)];
-            start = end;
-            if part.chars().all(is_separator) {
-                continue;
+            let bytes = at(part.start)..at(part.end);
+            fold_into(&text[bytes.clone()], &mut this.folded);
+            // The whole is needed only from the second part on; most words have one.
+            match parts {
+                0 => first = bytes,
+                1 => {
+                    fold_into(&text[first.clone()], &mut this.whole);
+                    this.whole.push_str(&this.folded);
+                }
+                _ => this.whole.push_str(&this.folded),
             }
-            fold_into(part, &mut self.folded);
-            self.whole.push_str(&self.folded);
             parts += 1;
-            emit(Piece::Word(&self.folded));
+            emit(Piece::Word(&this.folded));
+        };
+        for k in 0..units.len() {
+            let (c, next) = (units[k], units.get(k + 1).copied());
+            let prev = k.checked_sub(1).map(|p| units[p]);
+            if c.is_separator() && !joins(prev, c, next) {
+                flush(self, part_start..k);
+                part_start = k + 1;
+            } else if prev.is_some_and(|p| splits(p, c, next)) && k > part_start {
+                flush(self, part_start..k);
+                part_start = k;
+            }
         }
-        self.chars = chars;
+        flush(self, part_start..units.len());
         if parts > 1 {
             emit(Piece::Whole(&self.whole));
         }
@@ -114,6 +155,81 @@ impl Analyzer {
             }
         }
         self.folded = folded;
+    }
+}
+
+/// What splitting needs to know about one character, for bytes of ASCII text and for chars.
+trait Letter: Copy {
+    /// A letter or digit outside the CJK scripts.
+    fn is_word(self) -> bool;
+    fn is_cjk(self) -> bool;
+    fn is_lower(self) -> bool;
+    fn is_upper(self) -> bool;
+    fn is_number(self) -> bool;
+    fn is_ascii_digit(self) -> bool;
+    /// Joins the parts of one identifier: `_ - . '`.
+    fn is_separator(self) -> bool;
+    fn is_apostrophe(self) -> bool;
+    fn is_dot(self) -> bool;
+}
+
+impl Letter for u8 {
+    fn is_word(self) -> bool {
+        self.is_ascii_alphanumeric()
+    }
+    fn is_cjk(self) -> bool {
+        false
+    }
+    fn is_lower(self) -> bool {
+        self.is_ascii_lowercase()
+    }
+    fn is_upper(self) -> bool {
+        self.is_ascii_uppercase()
+    }
+    fn is_number(self) -> bool {
+        self.is_ascii_digit()
+    }
+    fn is_ascii_digit(self) -> bool {
+        u8::is_ascii_digit(&self)
+    }
+    fn is_separator(self) -> bool {
+        matches!(self, b'_' | b'-' | b'.' | b'\'')
+    }
+    fn is_apostrophe(self) -> bool {
+        self == b'\''
+    }
+    fn is_dot(self) -> bool {
+        self == b'.'
+    }
+}
+
+impl Letter for char {
+    fn is_word(self) -> bool {
+        self.is_alphanumeric() && !is_cjk(self)
+    }
+    fn is_cjk(self) -> bool {
+        is_cjk(self)
+    }
+    fn is_lower(self) -> bool {
+        self.is_lowercase()
+    }
+    fn is_upper(self) -> bool {
+        self.is_uppercase()
+    }
+    fn is_number(self) -> bool {
+        self.is_numeric()
+    }
+    fn is_ascii_digit(self) -> bool {
+        char::is_ascii_digit(&self)
+    }
+    fn is_separator(self) -> bool {
+        matches!(self, '_' | '-' | '.' | '\'')
+    }
+    fn is_apostrophe(self) -> bool {
+        self == '\''
+    }
+    fn is_dot(self) -> bool {
+        self == '.'
     }
 }
 
@@ -160,56 +276,32 @@ pub fn fold_into(text: &str, out: &mut String) {
     }
 }
 
-/// Characters that join the parts of one identifier.
-fn is_separator(c: char) -> bool {
-    matches!(c, '_' | '-' | '.' | '\'')
+/// Whether separator `c` (between `prev` and `next`) stays inside a part: an apostrophe always
+/// ("don't"), a dot between two digits ("9.8").
+fn joins<L: Letter>(prev: Option<L>, c: L, next: Option<L>) -> bool {
+    let digit = |x: Option<L>| x.is_some_and(L::is_ascii_digit);
+    c.is_apostrophe() || (c.is_dot() && digit(prev) && digit(next))
 }
 
-/// Where an identifier starting at `text[0]` ends: letters and digits, joined by separators
-/// that have a letter or digit on both sides.
-fn compound_end(text: &str) -> usize {
-    let mut end = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if c.is_alphanumeric() && !is_cjk(c) {
-            end = i + c.len_utf8();
-        } else if is_separator(c) && end == i {
-            // A run of separators joins only when a letter or digit follows it.
-            let mut ahead = chars.clone();
-            while ahead.next_if(|&(_, next)| is_separator(next)).is_some() {}
-            if !ahead.peek().is_some_and(|&(_, next)| next.is_alphanumeric() && !is_cjk(next)) {
-                break;
-            }
-            while chars.next_if(|&(_, next)| is_separator(next)).is_some() {}
-            end = chars.peek().map_or(text.len(), |&(j, _)| j);
-        } else {
-            break;
-        }
+/// Whether a part ends between two neighbouring characters `prev` and `c` (`next` follows `c`).
+fn splits<L: Letter>(prev: L, c: L, next: Option<L>) -> bool {
+    // Inside a lowercase word, the common case, first: this runs for every character indexed.
+    if prev.is_lower() && c.is_lower() {
+        return false;
     }
-    end
-}
-
-/// Whether an identifier splits between `chars[i - 1]` and `chars[i]`.
-fn splits_before(chars: &[(usize, char)], i: usize) -> bool {
-    let (prev, cur) = (chars[i - 1].1, chars[i].1);
-    let next = chars.get(i + 1).map(|c| c.1);
-    match (prev, cur) {
-        // "don't" stays one word; "9.8" stays one number.
-        ('\'', _) | (_, '\'') => false,
-        ('.', c) | (c, '.') if c.is_ascii_digit() && is_digit_around_dot(chars, i) => false,
-        (p, c) if is_separator(p) || is_separator(c) => true,
-        // camelCase, and the end of an acronym: "HTTPServer" -> "HTTP" | "Server".
-        (p, c) if p.is_lowercase() && c.is_uppercase() => true,
-        (p, c) if p.is_uppercase() && c.is_uppercase() => next.is_some_and(char::is_lowercase),
-        // Letters and digits: "sha256" -> "sha" | "256", "v2" -> "v" | "2".
-        (p, c) => p.is_numeric() != c.is_numeric(),
+    if !prev.is_word() || !c.is_word() {
+        // Next to a joining separator ("don't", "9.8"): never.
+        return false;
     }
-}
-
-/// Whether the dot next to position `i` sits between two digits.
-fn is_digit_around_dot(chars: &[(usize, char)], i: usize) -> bool {
-    let dot = if chars[i].1 == '.' { i } else { i - 1 };
-    dot > 0 && chars[dot - 1].1.is_ascii_digit() && chars.get(dot + 1).is_some_and(|c| c.1.is_ascii_digit())
+    // camelCase, and the end of an acronym: "HTTPServer" -> "HTTP" | "Server".
+    if prev.is_lower() && c.is_upper() {
+        return true;
+    }
+    if prev.is_upper() && c.is_upper() {
+        return next.is_some_and(L::is_lower);
+    }
+    // Letters and digits: "sha256" -> "sha" | "256", "v2" -> "v" | "2".
+    prev.is_number() != c.is_number()
 }
 
 /// Scripts written without spaces between words (Han, Hiragana, Katakana) and Hangul.
