@@ -15,8 +15,8 @@ export interface Run {
   readonly stderr: string
 }
 
-export function cli(args: readonly string[], input?: string): Run {
-  const result = spawnSync(NODE, [BIN, ...args], { encoding: 'utf8', input: input ?? '', timeout: 60_000 })
+export function cli(args: readonly string[], input?: string, cwd?: string): Run {
+  const result = spawnSync(NODE, [BIN, ...args], { encoding: 'utf8', input: input ?? '', timeout: 60_000, ...cwd === undefined ? {} : { cwd } })
   if (result.error) throw result.error
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
