@@ -12,11 +12,12 @@ const data = fileURLToPath(new URL('./data/bfcl/', import.meta.url))
 
 export function runEval() {
   const catalogJson = readFileSync(`${data}bfcl-catalog.json`, 'utf8')
+  /** @type {{name: string}[]} */
   const catalog = JSON.parse(catalogJson)
   const queries = readFileSync(`${data}bfcl-dev-queries.jsonl`, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line))
+    .map((line) => /** @type {{id: string, query: string, relevant: string[]}} */ (JSON.parse(line)))
   const index = ToolIndex.fromJson(catalogJson)
 
   const rows = queries.map(({ id, query, relevant }) => {
@@ -46,7 +47,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   } else {
     console.log(`BFCL dev set: ${result.all.requests} requests over ${result.catalogTools} tools`)
     console.log('part        requests   R@1    R@5    R@10   NDCG@10')
-    for (const part of ['all', 'tuned', 'heldBack']) {
+    for (const part of /** @type {const} */ (['all', 'tuned', 'heldBack'])) {
       const m = result[part]
       const cells = [m.r1, m.r5, m.r10, m.ndcg10].map((x) => x.toFixed(3).padEnd(6)).join(' ')
       console.log(`${part.padEnd(11)} ${String(m.requests).padEnd(10)} ${cells}`)

@@ -1,12 +1,18 @@
 // Retrieval metrics for a ranked list against a set of relevant names (binary relevance).
 
-/** Share of the relevant names found in the first k results. */
+/**
+ * Share of the relevant names found in the first k results.
+ * @param {string[]} ranked @param {string[]} relevant @param {number} k
+ */
 export function recallAt(ranked, relevant, k) {
   const top = new Set(ranked.slice(0, k))
   return relevant.filter((name) => top.has(name)).length / relevant.length
 }
 
-/** NDCG@k with binary gain: rewards relevant names near the top. */
+/**
+ * NDCG@k with binary gain: rewards relevant names near the top.
+ * @param {string[]} ranked @param {string[]} relevant @param {number} k
+ */
 export function ndcgAt(ranked, relevant, k) {
   const wanted = new Set(relevant)
   let dcg = 0
@@ -18,9 +24,16 @@ export function ndcgAt(ranked, relevant, k) {
   return dcg / ideal
 }
 
-/** Mean of per-request metrics, rounded to three decimals as reported. */
+/** @typedef {{r1: number, r5: number, r10: number, ndcg10: number}} RequestMetrics */
+
+/**
+ * Mean of per-request metrics, rounded to three decimals as reported.
+ * @param {RequestMetrics[]} rows
+ */
 export function summarize(rows) {
+  /** @param {keyof RequestMetrics} key */
   const mean = (key) => rows.reduce((sum, row) => sum + row[key], 0) / rows.length
+  /** @param {number} x */
   const round = (x) => Math.round(x * 1000) / 1000
   return {
     requests: rows.length,
@@ -35,6 +48,7 @@ export function summarize(rows) {
  * The held-back part of the dev set: a fixed 30% of requests chosen by a hash of their id, so the
  * split never depends on file order and never changes between runs.
  */
+/** @param {string} id */
 export function isHeldBack(id) {
   let hash = 0x811c9dc5
   for (const byte of Buffer.from(id, 'utf8')) {

@@ -1,0 +1,44 @@
+// selectionFromEvents through the addon, on session events shaped as DSH 0.1.x logs them.
+import { describe, expect, it } from 'vitest'
+import { selectionFromEvents } from '../../index.js'
+
+const payload = (...names: string[]) => JSON.stringify({ schemaVersion: 1, query: 'q', tools: names.map((name) => ({ name, description: '', score: 1 })) })
+const call = (callId: string, name: string) => ({ type: 'tool/call', seq: 1, time: 0, data: { turn: 1, step: 1, callId, name, arguments: '{}' } })
+const result = (callId: string, texts: string[], extra: object = {}) => ({
+  type: 'tool/result', seq: 2, time: 0,
+  data: { turn: 1, step: 1, ...extra, message: { id: 'm', role: 'user', source: { kind: 'tool' }, content: [{ type: 'tool-result', toolCallId: callId, content: texts.map((text) => ({ type: 'text', text })) }] } },
+})
+const dispatch = (name: string, isError: boolean, text: string) => ({
+  type: 'tool/code-dispatch', seq: 3, time: 0,
+  data: { rootCallId: 'r', parentCallId: 'r', subCallId: 'r:code:1', name, arguments: {}, isError, content: [{ type: 'text', text }] },
+})
+const replay = (events: unknown[]) => selectionFromEvents(JSON.stringify(events))
+
+describe('selectionFromEvents', () => {
+  it('collects successful searches, native and inside run_code, in first-seen order', () => {
+    const events = [
+      call('c1', 'tool_search'), result('c1', [payload('b', 'a')]),
+      dispatch('tool_search', false, payload('c', 'a')),
+      call('c2', 'tool_search'), result('c2', ['not json', payload('d')]),
+    ]
+    expect(replay(events)).toEqual(['b', 'a', 'c', 'd'])
+  })
+
+  it('skips failures, other tools, orphans and foreign payloads', () => {
+    const events = [
+      call('c1', 'tool_search'), result('c1', [payload('blocked')], { error: { name: 'E', code: 'BLOCKED' } }),
+      call('c2', 'bash'), result('c2', [payload('from_bash')]),
+      result('orphan', [payload('orphan')]),
+      call('c3', 'tool_search'), result('c3', [JSON.stringify({ schemaVersion: 2, tools: [{ name: 'v2' }] })]),
+      dispatch('tool_search', true, payload('failed_in_code')),
+      { type: 'tool/result', data: 'garbage' }, null, 42,
+    ]
+    expect(replay(events)).toEqual([])
+  })
+
+  it('rejects text that is not an event list, with a clear message', () => {
+    expect(() => selectionFromEvents('{"type": "tool/call"}')).toThrow('session events must be a JSON array, got an object')
+    expect(() => selectionFromEvents('[{"type"')).toThrow(/^session events are not valid JSON: /)
+    expect(selectionFromEvents('[]')).toEqual([])
+  })
+})
