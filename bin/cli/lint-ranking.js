@@ -38,21 +38,27 @@ export function searchOwnDescriptions(tools, index, top) {
     // A description longer than tool_search takes is searched by its start.
     const query = [...tool.description].slice(0, MAX_QUERY_CHARS).join('')
     const hits = index.search(query, Math.max(top, NEIGHBOURS))
-    const rank = index.explain(query, tool.name)?.rank ?? null
-    const names = [tool.name, ...hits.map(hit => hit.name).filter(name => name !== tool.name)]
+    const own = index.explain(query, tool.name)
+    const rank = own?.rank ?? null
+    const others = hits.filter(hit => hit.name !== tool.name)
+    // A query of one request is ranked by BM25 scores, which say how alike two texts are; a
+    // fused query is ranked by the places its requests give each tool, which do not.
+    const alike = own?.fused
+      ? (/** @type {string} */ name) => wholeQueryScore(index, query, name)
+      : (/** @type {string} */ _name, /** @type {number} */ ranked) => ranked
+    /** @type {[string, number][]} */
+    const scores = [[tool.name, own?.score ?? 0], ...others.map(hit => /** @type {[string, number]} */ ([hit.name, hit.score]))]
     searches.set(tool.name, {
       rank,
       above: rank !== null && rank <= top ? [] : hits.slice(0, top).map(hit => hit.name),
-      match: new Map(names.map(name => [name, wholeQueryScore(index, query, name)])),
+      match: new Map(scores.map(([name, ranked]) => [name, alike(name, ranked)])),
     })
   }
   return searches
 }
 
 /**
- * A tool's BM25 score for the whole query. The ranking itself fuses the rankings of a
- * several-sentence query's sentences, which places tools but does not say how alike two texts
- * are; the explanation's term shares add up to the whole query's score.
+ * A tool's BM25 score for the whole of a fused query: its explanation's term shares add up to it.
  * @param {ToolIndex} index
  * @param {string} query
  * @param {string} name
@@ -106,7 +112,7 @@ export function nearDuplicates(tool, own, searches, order) {
         check: 'near-duplicate',
         message: `${other}: each description scores the other at ${percent(mine)} and ${percent(back)} of itself, so queries for either split between the two; say what sets each apart`,
         other,
-        shares: [mine, back],
+        shares: [mine, back].map(ratio => Math.round(ratio * 1000) / 1000),
       })
     }
   }
