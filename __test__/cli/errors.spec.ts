@@ -89,7 +89,7 @@ describe('help and version', () => {
 
   it('lint\'s help documents the severities and exit codes', () => {
     const help = cli(['lint', '--help']).stdout
-    expect(help).toContain('Exit code 1 when there are\nerrors, 0 when there are none (warnings alone do not fail), 2 when the catalog cannot be read.')
+    expect(help).toContain('Exit code 1 when there are\nerrors, 0 when there are none (warnings alone do not fail), 2 when the catalog cannot be read\nor the arguments are wrong.')
     for (const check of ['self-search', 'no-description', 'duplicate-name', 'near-duplicate', 'short-description', 'undescribed-parameter', 'mcp-name']) {
       expect(help).toMatch(new RegExp(`\\n {2}${check} `))
     }

@@ -14,7 +14,8 @@ export const options = { ...CATALOG_OPTIONS, ...COMMON_OPTIONS, top: { type: 'st
 export const help = `Usage: dsh-tool-search lint [options]
 
 Checks how findable each tool of a catalog is with tool_search. Exit code 1 when there are
-errors, 0 when there are none (warnings alone do not fail), 2 when the catalog cannot be read.
+errors, 0 when there are none (warnings alone do not fail), 2 when the catalog cannot be read
+or the arguments are wrong.
 
 Errors: the tool is lost in the catalog
   self-search            searching the tool's own description does not bring it into the top N
