@@ -52,6 +52,10 @@ export interface Explanation {
    */
   fused: boolean
   terms: Array<TermExplanation>
+  /** Query terms the tool lacks (adding such a word to its definition would make it match). */
+  missing: Array<MissingTerm>
+  /** How many tools the query matches in all. */
+  matches: number
   /** The projected text the tool is indexed under. */
   text: string
 }
@@ -61,6 +65,14 @@ export interface FieldCounts {
   description: number
   parameter: number
   schema: number
+}
+
+/** A query term the explained tool does not contain. */
+export interface MissingTerm {
+  term: string
+  queryWord: string
+  /** Its idf in this catalog; null when no tool contains it. */
+  idf: number | null
 }
 
 /** One ranked tool. */

@@ -118,8 +118,21 @@ pub struct Explanation {
     /// are then those of the whole query's score.
     pub fused: bool,
     pub terms: Vec<TermExplanation>,
+    /// Query terms the tool lacks (adding such a word to its definition would make it match).
+    pub missing: Vec<MissingTerm>,
+    /// How many tools the query matches in all.
+    pub matches: u32,
     /// The projected text the tool is indexed under.
     pub text: String,
+}
+
+/// A query term the explained tool does not contain.
+#[napi(object)]
+pub struct MissingTerm {
+    pub term: String,
+    pub query_word: String,
+    /// Its idf in this catalog; null when no tool contains it.
+    pub idf: Either<f64, Null>,
 }
 
 /// One query term found in the explained tool.
@@ -174,6 +187,16 @@ impl From<search::Explanation<'_>> for Explanation {
             exact: e.exact,
             fused: e.fused,
             terms,
+            missing: e
+                .missing
+                .into_iter()
+                .map(|m| MissingTerm {
+                    term: m.term,
+                    query_word: m.query_word,
+                    idf: m.idf.map_or(Either::B(Null), Either::A),
+                })
+                .collect(),
+            matches: e.matches as u32,
             text: e.text.to_string(),
         }
     }

@@ -47,7 +47,20 @@ pub struct Explanation<'a> {
     /// contributions are then those of the whole query's BM25F score.
     pub fused: bool,
     pub terms: Vec<TermMatch>,
+    /// Query terms the tool does not contain, each once.
+    pub missing: Vec<MissingTerm>,
+    /// How many tools the query matches in all.
+    pub matches: usize,
     pub text: &'a str,
+}
+
+/// A query term the explained tool lacks: adding the word to its definition would make it match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MissingTerm {
+    pub term: String,
+    pub query_word: String,
+    /// Its idf, or `None` when no tool of the catalog contains it.
+    pub idf: Option<f64>,
 }
 
 /// One query term found in the explained tool.
@@ -175,8 +188,26 @@ impl Index {
             exact: query.trim() == name,
             fused,
             terms,
+            missing: self.missing_terms(&mut analyzer, text, doc),
+            matches: ranking.len(),
             text: text_of_doc,
         })
+    }
+
+    /// The query's own terms (not related words, not joined identifiers) that `doc` lacks.
+    fn missing_terms(&self, analyzer: &mut Analyzer, text: &str, doc: DocId) -> Vec<MissingTerm> {
+        let mut missing: Vec<MissingTerm> = Vec::new();
+        analyzer.pieces(text, |piece| {
+            let (Piece::Word(word) | Piece::Gram(word)) = piece else { return };
+            let Some(term) = term_of(piece) else { return };
+            let id = self.terms.get(term.as_str()).copied();
+            if id.is_some_and(|id| self.posting(id, doc).is_some()) || missing.iter().any(|m| m.term == term) {
+                return;
+            }
+            let idf = id.map(|id| bm25::round6(self.idf[id as usize]));
+            missing.push(MissingTerm { term, query_word: word.to_string(), idf });
+        });
+        missing
     }
 
     /// The score every matching document is ranked by: BM25F of the whole query, or for a
@@ -538,6 +569,9 @@ mod explain_tests {
         assert_eq!((weather.kind, weather.fields), (Match::Word, [1, 1, 0, 0]));
         let city = explained.terms.iter().find(|t| t.term == "citi").unwrap();
         assert_eq!((city.query_word.as_str(), city.fields), ("city", [0, 1, 1, 1]));
+        assert_eq!(explained.matches, 1);
+        let lacking = index.explain("weather in the city tomorrow tomorrow", "get_weather").unwrap().missing;
+        assert_eq!(lacking, [MissingTerm { term: "tomorrow".into(), query_word: "tomorrow".into(), idf: None }]);
         let sum: f64 = explained.terms.iter().map(|t| t.contribution).sum();
         assert!((sum - explained.score).abs() < 1e-5);
         assert_eq!(explained.text, index.search_text("get_weather").unwrap());
@@ -550,6 +584,8 @@ mod explain_tests {
         assert!(explained.terms.iter().any(|t| t.kind == Match::Related && t.term == "calc" && t.query_word == "calculate"));
         let miss = index.explain("weather", "send_mail").unwrap();
         assert_eq!((miss.rank, miss.score, miss.terms.len()), (None, 0.0, 0));
+        assert_eq!(miss.missing.iter().map(|m| m.term.as_str()).collect::<Vec<_>>(), ["weather"]);
+        assert!(miss.missing[0].idf.is_some());
         assert!(index.explain("weather", "no_such_tool").is_none());
         assert!(index.explain("send_mail", "send_mail").unwrap().exact);
     }

@@ -100,4 +100,14 @@ describe('ToolIndex.explain', () => {
     expect(index.explain('weather', 'no_such_tool')).toBeNull()
     expect(index.explain('money', 'get_weather')?.rank).toBeNull()
   })
+
+  it('lists the query terms a tool lacks and how many tools match', () => {
+    const explained = index.explain('weather forecast tomorrow in Paris', 'get_weather')
+    expect(explained?.matches).toBe(2)
+    expect(explained?.missing).toEqual([
+      { term: 'tomorrow', queryWord: 'tomorrow', idf: null },
+      { term: 'pari', queryWord: 'paris', idf: null },
+    ])
+    expect(index.explain('money weather', 'get_weather')?.missing).toEqual([{ term: 'money', queryWord: 'money', idf: expect.any(Number) }])
+  })
 })
