@@ -1,0 +1,28 @@
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { checkReadmeSection, END, START } from '../../scripts/benchmark/readme.mjs'
+
+const root = new URL('../../', import.meta.url)
+const readme = readFileSync(new URL('README.md', root), 'utf8')
+const results = JSON.parse(readFileSync(new URL('docs/benchmark-results.json', root), 'utf8'))
+
+describe('the README benchmark section', () => {
+  it('matches docs/benchmark-results.json (pnpm run benchmark:check)', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['scripts/benchmark.mjs', '--check'], { cwd: root })
+    expect(stdout).toContain('matches docs/benchmark-results.json')
+  })
+
+  it('is reported as drifted when one token figure in it changes', () => {
+    const total = results.tokens.rows[0].withoutPlugin.tokens.toLocaleString('en-US')
+    const section = readme.slice(readme.indexOf(START), readme.indexOf(END))
+    const edited = readme.replace(section, section.replace(`| ${total} |`, `| ${total}0 |`))
+    expect(edited).not.toBe(readme)
+    expect(checkReadmeSection(edited, results)).toHaveLength(1)
+  })
+
+  it('is reported as missing without its markers', () => {
+    expect(checkReadmeSection(readme.replace(START, ''), results)[0]).toContain('no section')
+  })
+})
