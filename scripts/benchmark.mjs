@@ -14,7 +14,7 @@
 // `pnpm benchmark` builds the plugin (dist/) first; the native addon is used as built
 // (`pnpm run build:native`).
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { basename } from 'node:path'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
@@ -59,6 +59,9 @@ if (options.check) {
   console.log(renderReport(results))
   log('wrote docs/benchmark-results.json')
   if (options['write-readme']) log(`README.md: section ${writeReadmeSection(README, results)}`)
+  else if (!existsSync(README) || checkReadmeSection(readFileSync(README, 'utf8'), results).length > 0) {
+    log('the README section no longer matches the JSON (pnpm run benchmark:check fails): run `pnpm benchmark --readme` to update it')
+  }
 }
 
 function readResults() {
