@@ -14,12 +14,13 @@
 //             then be offered up front (proves the fixture and model wiring).
 // --tarball   uses an already packed plugin (also env DSH_TOOL_SEARCH_TARBALL)
 //             instead of `pnpm pack` in the repo root.
-// --out       where the report and recorded model requests go (also env
-//             DSH_E2E_ARTIFACTS; default a new temp folder).
+// --out       where the report, the recorded model requests and the
+//             persisted sessions go (also env DSH_E2E_ARTIFACTS; default a
+//             new temp folder).
 // --keep      keeps the scratch folder (DSH homes, tarballs) for debugging.
 // Env DSH_E2E_CACHE: folder to keep the DSH install in between runs.
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -27,9 +28,10 @@ import { parseArgs } from 'node:util'
 import { DSH_VERSION, HMR_PATCH, installDsh } from './e2e/dsh-install.mjs'
 import { startModelServer } from './e2e/model-server.mjs'
 import { run, runOk, tail, killAll } from './e2e/processes.mjs'
-import { PROFILE, addPlugins, describeTarball, importFromProfile, pack, peerResolution, platformKey, profileOwnDshPackages, rowsLoading } from './e2e/profile.mjs'
+import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, packPlugin, peerResolution, profileOwnDshPackages, rowsLoading } from './e2e/profile.mjs'
 import { Checks, summarizeRequests } from './e2e/report.mjs'
 import { scenario } from './e2e/scenarios.mjs'
+import { readSession, sessionFiles } from './e2e/session-log.mjs'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const FIXTURE_DIR = join(REPO, 'e2e', 'fixture-plugin')
@@ -108,7 +110,7 @@ async function main() {
   const packs = join(root, 'packs')
   mkdirSync(packs)
   const fixture = await pack(FIXTURE_DIR, packs)
-  const plugin = options.baseline ? undefined : await pluginTarball(packs)
+  const plugin = options.baseline ? undefined : await packPlugin(REPO, packs, options.tarball && resolve(options.tarball))
   report.fixture = { name: fixture.name, tarball: fixture.tarball }
   if (plugin) report.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball, files: plugin.files, native: plugin.native }
 
@@ -129,28 +131,6 @@ async function main() {
   for (const name of failed) log(`FAILED ${name}`)
   log(report.ok ? `all ${report.runs.reduce((n, entry) => n + entry.checks.length, 0)} checks passed` : `${failed.length} check(s) failed`)
   return report.ok ? 0 : 1
-}
-
-/**
- * The plugin tarball (given, or packed from the built repo) and where its
- * native binary comes from. Before the platform packages are published, the
- * locally built npm/<platform> package is packed and added beside the plugin:
- * the profile's hoisted node_modules then holds it exactly where the
- * optional dependency would have put it.
- */
-async function pluginTarball(packs) {
-  const packed = options.tarball ? await describeTarball(resolve(options.tarball)) : await pack(REPO, packs)
-  if (!packed.files.includes(packed.main)) {
-    throw new Error(`${packed.tarball} lacks the plugin entry ${packed.main}; run \`pnpm run build\` before packing`)
-  }
-  const key = platformKey()
-  if (packed.files.some((file) => file.endsWith(`.${key}.node`))) return { ...packed, native: { source: 'plugin tarball' } }
-  const local = join(REPO, 'npm', key)
-  if (existsSync(join(local, 'package.json')) && readdirSync(local).some((file) => file.endsWith('.node'))) {
-    const native = await pack(local, packs)
-    return { ...packed, native: { source: `npm/${key}, packed locally`, name: native.name, tarball: native.tarball } }
-  }
-  return { ...packed, native: { source: 'registry, through optionalDependencies' } }
 }
 
 /** One fresh DSH_HOME, one dsh run against the scripted model, and its checks. */
@@ -200,6 +180,9 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
     checks.add('the checks evaluated without error', false, { observed: error.stack })
   }
   writeFileSync(join(artifacts, `requests-${mode}.json`), JSON.stringify({ agent: server.agentRequests, title: server.titleRequests }, null, 2))
+  // The session as DSH persisted it, for reading the run afterwards (scripts/demo.mjs does).
+  const sessions = sessionFiles(home).map(readSession)
+  writeFileSync(join(artifacts, `session-${mode}.jsonl`), sessions.flat().map((event) => JSON.stringify(event)).join('\n') + '\n')
   return {
     mode,
     ok: checks.failed.length === 0,
@@ -219,12 +202,24 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
  * where its @deepseek-ai imports resolve.
  */
 async function installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, checks) {
-  const tarballs = [fixture.tarball, plugin?.native.tarball, plugin?.tarball].filter(Boolean)
-  const installed = await addPlugins(dsh, env, tarballs)
+  const installed = await installIntoProfile(dsh, env, [fixture, plugin].filter(Boolean))
   for (const pkg of [fixture, plugin].filter(Boolean)) {
     checks.add(`the profile lists ${pkg.name} as a bundle`, installed.bundles.includes(pkg.name), { observed: installed.bundles })
     const rows = await rowsLoading(dsh, env, pkg.name, hmrPatch)
     checks.add(`the composed profile mounts ${pkg.name} by its bare package name`, rows.length > 0, { observed: rows })
+  }
+  if (plugin?.native.name) {
+    const native = nativeInstall(env, plugin.name, plugin.native.name)
+    checks.add(`the plugin names ${plugin.native.name} in optionalDependencies at its own version`, native.optionalRange === plugin.version, {
+      expected: plugin.version, observed: native.optionalRange,
+    })
+    checks.add(`${plugin.native.name} is installed in the profile with its binary`, native.installed && native.binaries.length === 1, {
+      observed: native.installed ? native.binaries : 'not installed',
+    })
+    checks.add(`${plugin.native.name} came through the plugin's optionalDependencies, not as a profile dependency`, native.installed && !native.listedByProfile, {
+      observed: native.listedByProfile ? 'listed in the profile package.json' : 'not listed',
+    })
+    checks.add('the installed plugin carries no binary of its own', native.pluginOwnBinaries.length === 0, { observed: native.pluginOwnBinaries })
   }
   if (plugin) {
     const imported = await importFromProfile(env, plugin.name)

@@ -1,7 +1,7 @@
 // Packing plugins and installing them into a DSH profile the way a user does:
 // `dsh plugin --profile headless add <tarball>`, which runs pnpm in
 // $DSH_HOME/profiles/headless.
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
+import { appendFileSync, existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { findPackageJSON } from 'node:module'
 import { dirname, join, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -19,7 +19,7 @@ export async function pack(dir, dest) {
 }
 
 /** The same description for a tarball made elsewhere (`--tarball`). */
-export async function describeTarball(tarball) {
+async function describeTarball(tarball) {
   const { stdout: list } = await runOk('tar', ['-tzf', tarball])
   const { stdout: text } = await runOk('tar', ['-xzOf', tarball, 'package/package.json'])
   const manifest = JSON.parse(text)
@@ -47,11 +47,89 @@ export function platformKey() {
   return process.report.getReport().header.glibcVersionRuntime ? `${base}-gnu` : `${base}-musl`
 }
 
+/**
+ * Pack the plugin from the built repository (or describe an already packed
+ * `tarball`) and find where its native binary will come from. The plugin
+ * tarball carries no binary: it names one package per platform in
+ * optionalDependencies, and pnpm installs the one matching this machine.
+ * Until those packages are on the registry, the locally built npm/<platform>
+ * package is packed too, and `installIntoProfile` pins the optional
+ * dependency to it, so the install still goes through the plugin's own
+ * optionalDependencies.
+ */
+export async function packPlugin(repo, dest, tarball) {
+  const packed = tarball ? await describeTarball(tarball) : await pack(repo, dest)
+  if (!packed.files.includes(packed.main)) {
+    throw new Error(`${packed.tarball} lacks the plugin entry ${packed.main}; run \`pnpm run build\` before packing`)
+  }
+  const key = platformKey()
+  if (packed.files.some((file) => file.endsWith(`.${key}.node`))) return { ...packed, native: { source: 'plugin tarball' } }
+  const local = join(repo, 'npm', key)
+  if (existsSync(join(local, 'package.json')) && readdirSync(local).some((file) => file.endsWith('.node'))) {
+    const native = await pack(local, dest)
+    if (!native.files.some((file) => file.endsWith(`.${key}.node`))) throw new Error(`${native.tarball} lacks its binary`)
+    return { ...packed, native: { source: `npm/${key}, packed locally and pinned in the profile`, name: native.name, version: native.version, tarball: native.tarball } }
+  }
+  return { ...packed, native: { source: 'registry, through optionalDependencies', name: `${packed.name}-${key}` } }
+}
+
+/**
+ * `dsh plugin add` packed plugins one at a time, as a user adds them (the
+ * first add creates the profile), pinning a locally packed platform package
+ * (see `packPlugin`) before the plugin that needs it.
+ */
+export async function installIntoProfile(dsh, env, packages) {
+  let installed = { ms: 0, bundles: [] }
+  for (const pkg of packages) {
+    if (pkg.native?.tarball) pinProfileDependency(env, pkg.native.name, pkg.native.tarball)
+    const added = await addPlugins(dsh, env, [pkg.tarball])
+    installed = { ms: installed.ms + added.ms, bundles: added.bundles }
+  }
+  return installed
+}
+
 /** Install tarballs into the profile of a fresh DSH_HOME. */
-export async function addPlugins(dsh, env, tarballs) {
+async function addPlugins(dsh, env, tarballs) {
   const result = await runOk(dsh.bin, ['plugin', '--profile', PROFILE, 'add', ...tarballs], { env, timeoutMs: 300_000 })
   const manifest = JSON.parse(readFileSync(join(profileDir(env), 'package.json'), 'utf8'))
   return { ms: result.ms, bundles: manifest.dsh?.profile?.bundles ?? [] }
+}
+
+/**
+ * Pin one dependency of the profile to a local tarball with a pnpm override in
+ * the profile's pnpm-workspace.yaml (written by dsh when it created the
+ * profile). Used only for the plugin's platform package while it is not on
+ * the registry: pnpm still reaches it through the plugin's
+ * optionalDependencies, and still applies its os/cpu/libc fields.
+ */
+function pinProfileDependency(env, name, tarball) {
+  const file = join(profileDir(env), 'pnpm-workspace.yaml')
+  if (!existsSync(file)) throw new Error(`${file} is missing: add a plugin that needs no pin first, which makes dsh create the profile`)
+  const current = readFileSync(file, 'utf8')
+  if (/^overrides:/m.test(current)) throw new Error(`${file} already has overrides; the E2E expects dsh's fresh profile`)
+  // JSON strings are valid YAML scalars, whatever the path contains.
+  appendFileSync(file, `${current.endsWith('\n') ? '' : '\n'}overrides:\n  ${JSON.stringify(name)}: ${JSON.stringify(`file:${tarball}`)}\n`)
+}
+
+/**
+ * How the plugin's platform package landed in the profile: installed at all,
+ * which version, whether the profile lists it itself (it should not: it must
+ * come through the plugin's optionalDependencies), and whether the installed
+ * plugin carries a binary of its own (it should not either).
+ */
+export function nativeInstall(env, pluginName, nativeName) {
+  const modules = join(profileDir(env), 'node_modules')
+  const manifestFile = join(modules, nativeName, 'package.json')
+  const profile = JSON.parse(readFileSync(join(profileDir(env), 'package.json'), 'utf8'))
+  const plugin = JSON.parse(readFileSync(join(modules, pluginName, 'package.json'), 'utf8'))
+  return {
+    installed: existsSync(manifestFile),
+    version: existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, 'utf8')).version : undefined,
+    binaries: existsSync(manifestFile) ? readdirSync(dirname(manifestFile)).filter((file) => file.endsWith('.node')) : [],
+    optionalRange: plugin.optionalDependencies?.[nativeName],
+    listedByProfile: Object.hasOwn({ ...profile.dependencies, ...profile.optionalDependencies }, nativeName),
+    pluginOwnBinaries: readdirSync(join(modules, pluginName)).filter((file) => file.endsWith('.node')),
+  }
 }
 
 export function profileDir(env) {
