@@ -71,7 +71,7 @@ export function NameList({ t, field, names, suggestions, disabled, onAdd, onRemo
           aria-describedby={problem === undefined ? undefined : `${id}-problem`}
           onChange={(event) => { setDraft(event.target.value); setProblem(undefined) }}
         />
-        <button type="submit" className="dts-button" disabled={disabled}>{t('add')}</button>
+        <button type="submit" className="dts-button dts-button-secondary" disabled={disabled}>{t('add')}</button>
       </form>
       {problem === undefined ? null : (
         <p id={`${id}-problem`} className="dts-invalid">{t(problem === 'empty' ? 'nameEmpty' : 'nameUnblockable')}</p>
