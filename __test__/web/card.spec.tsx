@@ -41,13 +41,13 @@ interface Mounted {
   readonly transport: SettingsTransport
 }
 
-async function mount({ plugin = {}, access = 'write' }: { plugin?: Partial<Config>; access?: 'write' | 'read' | 'memory' } = {}): Promise<Mounted> {
+async function mount({ plugin = {}, access = 'write', pollMs = 60_000 }: { plugin?: Partial<Config>; access?: 'write' | 'read' | 'memory'; pollMs?: number } = {}): Promise<Mounted> {
   const h = harness = await createHarness({ settings: true, plugin })
   await h.ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 })
   const transport = new SettingsTransport(h.ctx, NS, access)
   const scope = transport.scope()
   const writer = new SettingsWriter(NS, scope, transport.mutate, (view) => { transport.acceptView(view) })
-  card = new ToolSearchCardController(scope, writer, catalogFetcher(`http://127.0.0.1:${h.ctx.get('webServer')!.port}`), { pollMs: 60_000, filterDelayMs: 0 })
+  card = new ToolSearchCardController(scope, writer, catalogFetcher(`http://127.0.0.1:${h.ctx.get('webServer')!.port}`), { pollMs, filterDelayMs: 0 })
   render(<ToolSearchCard t={t} card={card} />)
   return { h, transport }
 }
@@ -90,12 +90,12 @@ describe('the Tool Search card', () => {
     expect(header.getAttribute('aria-expanded')).toBe('false')
     await open()
     expect(header.getAttribute('aria-expanded')).toBe('true')
-    expect(screen.getByText('Showing 10 of 10 tools · 2 live agents')).toBeTruthy()
+    expect(screen.getByText('Showing 10 of 10 tools · live agents: 2')).toBeTruthy()
 
     const weather = within(row('mcp__weather__forecast'))
     expect(shownPolicy('mcp__weather__forecast')).toBe('selected')
     expect(weather.getByText('Selected', { selector: '.dts-badge' })).toBeTruthy()
-    expect(weather.getByLabelText('1 of 2 agents').textContent).toBe('1')
+    expect(weather.getByLabelText('Selected by 1; live agents: 2').textContent).toBe('1')
     expect(shownPolicy('bash')).toBe('core')
     expect(shownPolicy('mcp__postgres__query')).toBe('never')
     expect(shownPolicy('web_search')).toBe('deferred')
@@ -109,6 +109,16 @@ describe('the Tool Search card', () => {
     for (const role of ['button', 'combobox', 'textbox', 'searchbox'] as const) {
       expect(screen.queryAllByRole(role, { name: /\S/ })).toHaveLength(screen.queryAllByRole(role).length)
     }
+  })
+
+  it('keeps the catalog live while open: a search made meanwhile shows on the next poll', async () => {
+    const { h } = await mount({ pollMs: 50 })
+    await open()
+    expect(shownPolicy('mcp__weather__forecast')).toBe('deferred')
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast', limit: 1 }), reply('ok'))
+    await waitFor(() => { expect(shownPolicy('mcp__weather__forecast')).toBe('selected') })
+    expect(screen.getByText('Showing 10 of 10 tools · live agents: 1')).toBeTruthy()
   })
 
   it('writes one list for a policy change, which the plugin applies at once and the catalog then shows', async () => {
@@ -249,11 +259,11 @@ describe('the Tool Search card', () => {
     await mount({ plugin: { alwaysVisible: ['web_search'] } })
     await open()
     fireEvent.change(screen.getByRole('searchbox', { name: 'Filter tools' }), { target: { value: 'MCP__' } })
-    await screen.findByText('Showing 4 of 4 tools · 0 live agents')
+    await screen.findByText('Showing 4 of 4 tools · live agents: 0')
     expect(screen.queryByRole('rowheader', { name: /^bash\b/ })).toBeNull()
 
     fireEvent.change(screen.getByRole('searchbox', { name: 'Filter tools' }), { target: { value: '' } })
-    await screen.findByText('Showing 10 of 10 tools · 0 live agents')
+    await screen.findByText('Showing 10 of 10 tools · live agents: 0')
     fireEvent.change(screen.getByRole('combobox', { name: 'Show' }), { target: { value: 'always' } })
     expect(screen.getAllByRole('rowheader').map(cell => cell.querySelector('code')?.textContent)).toEqual(['web_search'])
   })

@@ -27,7 +27,7 @@ export function ToolSearchCard({ t, card }: ToolSearchCardProps) {
   if (state.status === 'unavailable') return null
   return (
     <li className={open ? 'dts-card dts-card-open' : 'dts-card'}>
-      <button type="button" className="dts-header" aria-expanded={open} aria-controls={bodyId} onClick={() => { setOpen(!open) }}>
+      <button type="button" className="dts-header" aria-expanded={open} aria-controls={open ? bodyId : undefined} onClick={() => { setOpen(!open) }}>
         <span className="dts-head-text">
           <span className="dts-title">{t('title')}</span>
           <span className="dts-description">{t('description')}</span>

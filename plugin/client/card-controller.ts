@@ -113,7 +113,9 @@ export class ToolSearchCardController {
     this.read?.abort()
     const read = new AbortController()
     this.read = read
-    this.updateCatalog({ status: 'loading' })
+    // Only the first read shows as loading; later ones (polls, filters) keep what is on screen,
+    // a failure included, until their answer replaces it.
+    if (this.state.catalog.status === 'idle') this.updateCatalog({ status: 'loading' })
     this.fetchCatalog(this.state.catalog.filter, read.signal).then(
       (response) => {
         if (this.read === read) this.updateCatalog({ status: 'ready', response, error: undefined })
