@@ -39,7 +39,8 @@ bootstrap_node() {
     local tmp
     tmp="$(mktemp -d)"
     # The registry's node-<os>-<arch> packages carry the official node binary.
-    (cd "$tmp" && npm pack --silent "node-$os-$arch@$BOOTSTRAP_NODE_VERSION" >/dev/null && tar -xzf ./*.tgz)
+    (cd "$tmp" && npm pack --loglevel=error --no-update-notifier "node-$os-$arch@$BOOTSTRAP_NODE_VERSION" >/dev/null && tar -xzf ./*.tgz) ||
+      bootstrap_fail "npm could not fetch node-$os-$arch@$BOOTSTRAP_NODE_VERSION"
     rm -rf "$dir" && mkdir -p "$(dirname "$dir")" && mv "$tmp/package" "$dir" && rm -rf "$tmp"
   fi
   export PATH="$dir/bin:$PATH"
@@ -55,7 +56,9 @@ bootstrap_pnpm() {
   if [ ! -x "$dir/node_modules/.bin/pnpm" ]; then
     command -v npm >/dev/null 2>&1 || bootstrap_fail "need npm to fetch pnpm $version"
     bootstrap_say "fetching pnpm $version into $dir"
-    npm install --silent --no-audit --no-fund --prefix "$dir" "pnpm@$version" >/dev/null
+    npm install --loglevel=error --no-audit --no-fund --no-update-notifier --prefix "$dir" "pnpm@$version" >/dev/null ||
+      bootstrap_fail "npm could not install pnpm@$version"
+    [ -x "$dir/node_modules/.bin/pnpm" ] || bootstrap_fail "npm installed pnpm@$version without its command"
   fi
   export PATH="$dir/node_modules/.bin:$PATH"
   [ "$(pnpm --version)" = "$version" ] || bootstrap_fail "pnpm in $dir is not $version"
