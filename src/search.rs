@@ -89,6 +89,14 @@ impl Scores {
         Scores { value: vec![0.0; docs], touched: Vec::new() }
     }
 
+    /// Forgets every score, touching only the documents that have one.
+    fn clear(&mut self) {
+        for &doc in &self.touched {
+            self.value[doc as usize] = 0.0;
+        }
+        self.touched.clear();
+    }
+
     /// Adds a (positive) weight to a document's score.
     fn add(&mut self, doc: DocId, weight: f64) {
         let slot = &mut self.value[doc as usize];
@@ -140,14 +148,16 @@ impl Index {
         if limit == 0 {
             return Vec::new();
         }
+        let exact = self.by_name.get(query.trim()).copied();
         let (text, required) = match Query::parse(query) {
+            // A tool literally named `select:...` is still an exact name.
             Query::Select(names) => {
-                let found = names.iter().filter_map(|name| self.by_name.get(*name));
-                return found.take(limit).map(|&doc| self.hit(doc, 0.0)).collect();
+                let found = names.iter().filter_map(|name| self.by_name.get(*name).copied());
+                let listed = exact.into_iter().chain(found.filter(|&doc| Some(doc) != exact));
+                return listed.take(limit).map(|doc| self.hit(doc, 0.0)).collect();
             }
             Query::Ranked { text, required } => (text, required),
         };
-        let exact = self.by_name.get(text.trim()).copied();
         let scores = self.ranking_scores(text, &required);
         let excluded: FastSet<&str> = exclude.iter().copied().collect();
         let candidates = scores.iter().filter(|&(doc, _)| Some(doc) != exact && !excluded.contains(self.name(doc)));
@@ -229,6 +239,12 @@ impl Index {
     /// term. A repeated query word counts again.
     fn scores(&self, text: &str, required: &[String]) -> Scores {
         let mut scores = Scores::new(self.docs.len());
+        self.score_into(&mut scores, text, required);
+        scores
+    }
+
+    /// [`Self::scores`] into cleared score slots, so that scoring many requests allocates once.
+    fn score_into(&self, scores: &mut Scores, text: &str, required: &[String]) {
         let mut analyzer = Analyzer::new();
         self.query_terms(&mut analyzer, text, |qt| {
             let idf = self.idf[qt.id as usize] * qt.weight;
@@ -240,7 +256,6 @@ impl Index {
             let holds = |doc: DocId| self.terms.get(term.as_str()).is_some_and(|&id| self.posting(id, doc).is_some());
             scores.retain(holds);
         }
-        scores
     }
 
     fn term_score(&self, idf: f64, doc: DocId, tf: &[u32; FIELDS]) -> f64 {
@@ -284,8 +299,13 @@ impl Index {
             }
         };
         add(p.fusion_whole, &whole);
+        // One set of score slots for every request: a query can hold hundreds of them, and slots
+        // for the whole catalog per request made such a query cost seconds on a large catalog.
+        let mut request_scores = Scores::new(self.docs.len());
         for request in requests {
-            add(1.0, &self.scores(request, required));
+            request_scores.clear();
+            self.score_into(&mut request_scores, request, required);
+            add(1.0, &request_scores);
         }
         // Documents past every list's depth keep a trace of their whole-query score, below every
         // fused one, so the tail still follows relevance.
@@ -533,6 +553,14 @@ mod tests {
         let hits = index.search("select:list_issues, get_weather,missing,list_issues", 10, &["get_weather"]);
         assert_eq!(names(&hits), ["list_issues", "get_weather"]);
         assert_eq!(names(&index.search("select:list_issues,get_weather", 1, &[])), ["list_issues"]);
+    }
+
+    #[test]
+    fn a_tool_named_like_a_select_query_is_still_found_first_by_its_name() {
+        let index = Index::from_catalog(r#"[{"name": "a"}, {"name": "select:a"}, {"name": "b"}]"#).unwrap();
+        assert_eq!(names(&index.search("select:a", 5, &[])), ["select:a", "a"]);
+        assert_eq!(names(&index.search(" select:a ", 1, &[])), ["select:a"]);
+        assert_eq!(names(&index.search("select:b,a", 5, &[])), ["b", "a"]);
     }
 
     #[test]
