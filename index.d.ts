@@ -23,6 +23,11 @@ export declare class ToolIndex {
   /** Number of distinct tools indexed. */
   get size(): number
   /**
+   * What the index left out of an oversized catalog, one sentence each: tools past the
+   * tool limit, schema text past the depth limit. Empty for any real catalog; log it once.
+   */
+  get warnings(): Array<string>
+  /**
    * At most `limit` tools, best first: a tool named exactly by the trimmed query first, then by
    * score, then by name in code-point order. `limit` must be a whole number >= 0.
    */

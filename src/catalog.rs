@@ -11,10 +11,7 @@
 use std::fmt;
 
 use crate::json::{Json, JsonError, NodeId};
-
-/// The largest catalog text accepted, in bytes. Far above any real catalog (10,000 real tools are
-/// ~6 MB), low enough that a runaway producer fails fast with a clear message.
-pub const MAX_CATALOG_BYTES: usize = 128 * 1024 * 1024;
+use crate::limits::MAX_CATALOG_BYTES;
 
 /// One tool as the index sees it. `parameters` points into the catalog's [`Json`].
 #[derive(Debug, Clone, Copy)]

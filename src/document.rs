@@ -5,13 +5,14 @@
 //! by that property's own text, then `items`, `anyOf`, `oneOf` and `allOf`. This extends the seed
 //! plugin's (and Codex's) document with the schema text those leave out. The walk keeps its own
 //! stack: a schema nested 100,000 levels deep costs memory in proportion to its size, never
-//! call-stack depth.
+//! call-stack depth. It reads [`MAX_SCHEMA_DEPTH`] levels and notes whether there was more.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::catalog::ToolSpec;
 use crate::json::{Json, Node, NodeId};
+use crate::limits::MAX_SCHEMA_DEPTH;
 
 /// Where a piece of text sits in a tool definition. Evidence from a name counts more than
 /// evidence buried in a long schema; see [`crate::index::Params`].
@@ -33,6 +34,8 @@ pub const FIELDS: usize = 4;
 pub struct Projection {
     pub text: String,
     pub parts: Vec<(Field, Range<usize>)>,
+    /// The schema nests deeper than [`MAX_SCHEMA_DEPTH`]; the text below that depth is left out.
+    pub too_deep: bool,
 }
 
 impl Projection {
@@ -60,28 +63,32 @@ pub fn project(json: &Json, tool: &ToolSpec) -> Projection {
     projection.push(Field::Name, tool.name);
     projection.push(Field::Description, tool.description);
     if let Some(schema) = tool.parameters {
-        walk_schema(json, schema, &mut projection);
+        projection.too_deep = walk_schema(json, schema, &mut projection);
     }
     projection
 }
 
-/// What is left to emit: a schema node to expand, or a property name.
+/// What is left to emit: a schema node to expand (with its depth), or a property name.
 enum Step<'a> {
-    Node(NodeId),
+    Node(NodeId, usize),
     Name(&'a str),
 }
 
-fn walk_schema<'a>(json: &'a Json, root: NodeId, out: &mut Projection) {
-    let mut stack = vec![Step::Node(root)];
+/// Projects the schema at `root` (depth 1) into `out`; true when some of it lies deeper than
+/// [`MAX_SCHEMA_DEPTH`] and was left out. A property name is its schema's first text, so both
+/// are left out together.
+fn walk_schema<'a>(json: &'a Json, root: NodeId, out: &mut Projection) -> bool {
+    let mut too_deep = false;
+    let mut stack = vec![Step::Node(root, 1)];
     let mut children = Vec::new();
     while let Some(step) = stack.pop() {
-        let keywords = match step {
+        let (keywords, depth) = match step {
             Step::Name(name) => {
                 out.push(Field::Parameter, name);
                 continue;
             }
-            Step::Node(node) => match json.members(node) {
-                Some(members) => Keywords::of(json, members),
+            Step::Node(node, depth) => match json.members(node) {
+                Some(members) => (Keywords::of(json, members), depth),
                 None => continue,
             },
         };
@@ -94,22 +101,29 @@ fn walk_schema<'a>(json: &'a Json, root: NodeId, out: &mut Projection) {
             }
         }
         children.clear();
+        let below = depth + 1;
         for (name, schema) in sorted_properties(keywords.properties) {
             children.push(Step::Name(name));
-            children.push(Step::Node(schema));
+            children.push(Step::Node(schema, below));
         }
         if let Some(items) = keywords.items {
             match json.items(items) {
-                Some(tuple) => children.extend(tuple.iter().map(|&i| Step::Node(i))),
-                None => children.push(Step::Node(items)),
+                Some(tuple) => children.extend(tuple.iter().map(|&i| Step::Node(i, below))),
+                None => children.push(Step::Node(items, below)),
             }
         }
         for branches in keywords.branches {
-            children.extend(branches.iter().map(|&b| Step::Node(b)));
+            children.extend(branches.iter().map(|&b| Step::Node(b, below)));
+        }
+        if depth == MAX_SCHEMA_DEPTH {
+            // Only an object below is a schema level with text of its own.
+            too_deep |= children.iter().any(|step| matches!(step, Step::Node(n, _) if json.members(*n).is_some()));
+            continue;
         }
         // Reversed, so the stack hands them back in document order.
         stack.extend(children.drain(..).rev());
     }
+    too_deep
 }
 
 /// The schema keywords the projection reads, found in one pass over a node's members (a
@@ -246,15 +260,35 @@ mod tests {
     }
 
     #[test]
-    fn a_schema_a_hundred_thousand_levels_deep_projects_without_overflow() {
+    fn a_schema_a_hundred_thousand_levels_deep_projects_its_first_levels_without_overflow() {
         let depth = 100_000;
         let mut schema = String::from(r#"{"description": "bottom"}"#);
         for _ in 0..depth {
             schema = format!(r#"{{"properties": {{"n": {schema}}}}}"#);
         }
-        let text = projected(&format!(r#"{{"name": "deep", "parameters": {schema}}}"#)).text;
-        assert!(text.starts_with("deep n n n"));
-        assert!(text.ends_with("n bottom"));
-        assert_eq!(text.matches(" n").count(), depth);
+        let projection = projected(&format!(r#"{{"name": "deep", "parameters": {schema}}}"#));
+        assert!(projection.too_deep);
+        assert_eq!(projection.text, format!("deep{}", " n".repeat(MAX_SCHEMA_DEPTH - 1)));
+    }
+
+    #[test]
+    fn text_down_to_the_depth_limit_is_indexed_and_below_it_is_not() {
+        // `items` adds one level per object: the deepest description sits at `levels`.
+        let nested = |levels: usize| {
+            let mut schema = format!(r#"{{"description": "level{levels}"}}"#);
+            for level in (1..levels).rev() {
+                schema = format!(r#"{{"description": "level{level}", "items": {schema}}}"#);
+            }
+            projected(&format!(r#"{{"name": "t", "parameters": {schema}}}"#))
+        };
+        let at_limit = nested(MAX_SCHEMA_DEPTH);
+        assert!(!at_limit.too_deep);
+        assert!(at_limit.text.ends_with(&format!("level{MAX_SCHEMA_DEPTH}")));
+        let past = nested(MAX_SCHEMA_DEPTH + 1);
+        assert!(past.too_deep);
+        assert_eq!(past.text, at_limit.text);
+        // A value below the last level that is not an object is no schema level: nothing is lost.
+        let scalar_below = format!("{}7{}", r#"{"items": "#.repeat(MAX_SCHEMA_DEPTH), "}".repeat(MAX_SCHEMA_DEPTH));
+        assert!(!projected(&format!(r#"{{"name": "t", "parameters": {scalar_below}}}"#)).too_deep);
     }
 }

@@ -9,7 +9,9 @@ use crate::bm25;
 use crate::catalog::{self, CatalogError, ToolSpec};
 use crate::document::{project, Field, FIELDS};
 use crate::hash::FastMap;
+use crate::hash::FastSet;
 use crate::json::Json;
+use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
 use crate::params::Params;
 use crate::summary::summarize;
 use crate::text::{term_of, Analyzer, Piece};
@@ -52,6 +54,8 @@ pub struct Index {
     pub(crate) idf: Vec<f64>,
     /// Word terms in text order, for prefix lookups.
     pub(crate) words_sorted: Vec<(Box<str>, TermId)>,
+    /// What the index left out under a soft limit (see [`crate::limits`]), one sentence each.
+    pub(crate) warnings: Vec<String>,
 }
 
 impl Index {
@@ -76,15 +80,25 @@ impl Index {
             postings: Vec::new(),
             idf: Vec::new(),
             words_sorted: Vec::new(),
+            warnings: Vec::new(),
         };
         let mut builder = Builder::default();
-        let mut lengths: Vec<[usize; FIELDS]> = Vec::with_capacity(tools.len());
+        let mut lengths: Vec<[usize; FIELDS]> = Vec::with_capacity(tools.len().min(MAX_TOOLS));
+        let mut too_deep: Vec<&str> = Vec::new();
+        let mut left_out: FastSet<&str> = FastSet::default();
         for tool in tools {
             if index.by_name.contains_key(tool.name) {
                 continue;
             }
+            if index.docs.len() == MAX_TOOLS {
+                left_out.insert(tool.name);
+                continue;
+            }
             let doc = index.docs.len() as DocId;
             let projection = project(json, tool);
+            if projection.too_deep {
+                too_deep.push(tool.name);
+            }
             builder.doc_terms.clear();
             for (field, text) in projection.fields() {
                 builder.add_text(&mut index, field, text);
@@ -110,6 +124,7 @@ impl Index {
             .collect();
         words.sort_unstable();
         index.words_sorted = words;
+        index.warnings = warnings(&too_deep, left_out.len());
         index
     }
 
@@ -167,6 +182,11 @@ impl Index {
         self.docs.iter().map(|doc| doc.name.as_str())
     }
 
+    /// What this index left out under a soft limit, one sentence each (empty for any real catalog).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
     /// The projected text a tool is indexed under.
     pub fn search_text(&self, name: &str) -> Option<&str> {
         self.by_name.get(name).map(|&doc| self.docs[doc as usize].text.as_str())
@@ -176,6 +196,47 @@ impl Index {
     pub(crate) fn posting(&self, term: TermId, doc: DocId) -> Option<&Posting> {
         let list = &self.postings[term as usize];
         list.binary_search_by_key(&doc, |p| p.doc).ok().map(|i| &list[i])
+    }
+}
+
+/// At most two sentences however many tools are affected: a caller logs them, and a catalog of
+/// 100,000 odd tools must not become 100,000 log lines.
+fn warnings(too_deep: &[&str], left_out: usize) -> Vec<String> {
+    let mut warnings = Vec::new();
+    match too_deep {
+        [] => {}
+        [name] => warnings.push(format!(
+            "the schema of {} nests deeper than {MAX_SCHEMA_DEPTH} levels; its text below that depth is not searchable",
+            quoted(name)
+        )),
+        names => {
+            const SHOWN: usize = 5;
+            let mut listed: Vec<String> = names.iter().take(SHOWN).map(|name| quoted(name)).collect();
+            if names.len() > SHOWN {
+                listed.push(format!("and {} more", names.len() - SHOWN));
+            }
+            warnings.push(format!(
+                "the schemas of {} tools nest deeper than {MAX_SCHEMA_DEPTH} levels; their text below that depth is not searchable: {}",
+                names.len(),
+                listed.join(", ")
+            ));
+        }
+    }
+    if left_out > 0 {
+        warnings.push(format!(
+            "the catalog holds {} tools; the first {MAX_TOOLS} in catalog order are indexed and the other {left_out} are not searchable",
+            MAX_TOOLS + left_out
+        ));
+    }
+    warnings
+}
+
+/// A tool name for a message: quoted and escaped, and cut when it is unreasonably long.
+fn quoted(name: &str) -> String {
+    const MAX_CHARS: usize = 80;
+    match name.char_indices().nth(MAX_CHARS) {
+        Some((cut, _)) => format!("{:?}...", &name[..cut]),
+        None => format!("{name:?}"),
     }
 }
 
@@ -248,6 +309,78 @@ mod tests {
         let index = Index::from_catalog(r#"[{"name": "b"}, {"name": "a"}, {"name": "b", "description": "again"}]"#).unwrap();
         assert_eq!(index.names().collect::<Vec<_>>(), ["b", "a"]);
         assert_eq!(index.len(), 2);
+    }
+
+    #[test]
+    fn real_catalogs_have_no_warnings() {
+        for file in ["bfcl/bfcl-catalog.json", "dsh/headless-tools.json", "mcp/github.json", "mcp/notion.json", "mcp/playwright.json"] {
+            let text = std::fs::read_to_string(format!("{}/scripts/data/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+            assert!(Index::from_catalog(&text).unwrap().warnings().is_empty(), "{file}");
+        }
+    }
+
+    /// A schema whose deepest text, `bottom`, is `levels` schema levels down, by `hop`.
+    fn nested_schema(levels: usize, hop: (&str, &str)) -> String {
+        let mut schema = String::from(r#"{"description": "bottom"}"#);
+        for _ in 1..levels {
+            schema = format!("{}{schema}{}", hop.0, hop.1);
+        }
+        schema
+    }
+
+    #[test]
+    fn schema_text_to_the_depth_limit_is_indexed_in_every_catalog_shape() {
+        let hops = [(r#"{"properties": {"p": "#, "}}"), (r#"{"items": [{}, "#, "]}"), (r#"{"anyOf": ["#, "]}"), (r#"{"items": "#, "}")];
+        let shapes = [r#"[{"name": "t", "parameters": SCHEMA}]"#, r#"[{"type": "function", "function": {"name": "t", "parameters": SCHEMA}}]"#, r#"{"tools": [{"name": "t", "inputSchema": SCHEMA}]}"#];
+        for hop in hops {
+            for shape in shapes {
+                let at_limit = Index::from_catalog(&shape.replace("SCHEMA", &nested_schema(MAX_SCHEMA_DEPTH, hop))).unwrap();
+                assert!(at_limit.warnings().is_empty(), "{hop:?} {shape}");
+                assert!(at_limit.search_text("t").unwrap().ends_with("bottom"), "{hop:?} {shape}");
+                let past = Index::from_catalog(&shape.replace("SCHEMA", &nested_schema(MAX_SCHEMA_DEPTH + 1, hop))).unwrap();
+                assert_eq!(past.warnings(), [format!("the schema of \"t\" nests deeper than {MAX_SCHEMA_DEPTH} levels; its text below that depth is not searchable")]);
+                assert!(!past.search_text("t").unwrap().contains("bottom"));
+            }
+        }
+    }
+
+    #[test]
+    fn many_too_deep_schemas_make_one_warning_that_names_five() {
+        let deep = nested_schema(MAX_SCHEMA_DEPTH + 1, (r#"{"items": "#, "}"));
+        let tools: Vec<String> = (0..7).map(|i| format!(r#"{{"name": "deep_{i}", "parameters": {deep}}}"#)).collect();
+        let index = Index::from_catalog(&format!("[{}, {{\"name\": \"flat\"}}]", tools.join(","))).unwrap();
+        assert_eq!(index.len(), 8);
+        assert_eq!(index.warnings(), [format!(
+            "the schemas of 7 tools nest deeper than {MAX_SCHEMA_DEPTH} levels; their text below that depth is not searchable: \
+             \"deep_0\", \"deep_1\", \"deep_2\", \"deep_3\", \"deep_4\", and 2 more"
+        )]);
+    }
+
+    #[test]
+    fn tools_past_the_tool_limit_are_left_out_with_a_warning_not_an_error() {
+        let extra = 5;
+        let names: Vec<String> = (0..MAX_TOOLS + extra).map(|i| format!(r#"{{"name":"tool_{i}"}}"#)).collect();
+        // A repeat of an indexed name is no extra tool; a repeat of a left-out one counts once.
+        let text = format!(r#"[{},{{"name":"tool_0"}},{{"name":"tool_{MAX_TOOLS}"}}]"#, names.join(","));
+        let index = Index::from_catalog(&text).unwrap();
+        assert_eq!(index.len(), MAX_TOOLS);
+        assert_eq!(index.names().last(), Some(format!("tool_{}", MAX_TOOLS - 1).as_str()));
+        assert!(index.search_text(&format!("tool_{MAX_TOOLS}")).is_none());
+        assert_eq!(index.warnings(), [format!(
+            "the catalog holds {} tools; the first {MAX_TOOLS} in catalog order are indexed and the other {extra} are not searchable",
+            MAX_TOOLS + extra
+        )]);
+        assert_eq!(index.search("tool_7", 1, &[])[0].name, "tool_7");
+    }
+
+    #[test]
+    fn warnings_quote_and_cut_odd_names() {
+        let name = format!("bad\n{}", "x".repeat(200));
+        let deep = nested_schema(MAX_SCHEMA_DEPTH + 1, (r#"{"items": "#, "}"));
+        let index = Index::from_catalog(&format!(r#"[{{"name": "bad\n{}", "parameters": {deep}}}]"#, "x".repeat(200))).unwrap();
+        let warning = &index.warnings()[0];
+        assert!(warning.starts_with(&format!("the schema of \"bad\\n{}\"... nests deeper", "x".repeat(76))), "{warning}");
+        assert!(!warning.contains('\n') && index.search_text(&name).is_some());
     }
 
     #[test]

@@ -5,11 +5,20 @@
 //! deeper than 128 levels, and a `Value` is freed by recursion too, so a schema nested 100,000
 //! levels deep would either fail the whole catalog or overflow the stack. Here nesting costs heap,
 //! not stack: parsing keeps an explicit stack of open containers, and the nodes live in one `Vec`
-//! that is freed flat. Second, `JSON.stringify` writes an unpaired UTF-16 surrogate as a `\udXXX`
+//! that is freed flat. Containers nested deeper than [`MAX_JSON_DEPTH`] are checked but not kept
+//! (they read as `null`), so deep input costs one byte per level instead of a node, a stack entry
+//! and a child list per level, about 70 bytes. Second, `JSON.stringify` writes an unpaired UTF-16 surrogate as a `\udXXX`
 //! escape (which serde_json rejects); such text is tolerated here and becomes U+FFFD.
 
 use std::borrow::Cow;
 use std::fmt;
+
+use crate::limits::MAX_SCHEMA_DEPTH;
+
+/// Deepest container kept. Every value the core reads sits far above it: a tool's schema text
+/// at the walk's last level is at most `2 * MAX_SCHEMA_DEPTH + 4` levels down (two per schema
+/// level, four for the catalog's own wrapping), and session events are a few levels deep.
+pub const MAX_JSON_DEPTH: usize = 4 * MAX_SCHEMA_DEPTH;
 
 /// Index of a node in [`Json::nodes`].
 pub type NodeId = usize;
@@ -140,6 +149,10 @@ impl<'a> Parser<'a> {
             self.skip_ws();
             // Start of a value: either a scalar, or a container that may close at once.
             let mut done = match self.peek() {
+                Some(b'[' | b'{') if open.len() >= MAX_JSON_DEPTH => {
+                    self.skip_container()?;
+                    Some(self.push(Node::Null))
+                }
                 Some(b'[') => {
                     self.pos += 1;
                     self.skip_ws();
@@ -217,7 +230,58 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Reads the container at the position without keeping any of it, checking its syntax as
+    /// strictly as [`Self::value`] does. Its only memory is the closing bracket of each open level.
+    fn skip_container(&mut self) -> Result<(), JsonError> {
+        let mut closers: Vec<u8> = Vec::new();
+        loop {
+            // At the start of a value.
+            self.skip_ws();
+            match self.peek() {
+                Some(open @ (b'[' | b'{')) => {
+                    self.pos += 1;
+                    self.skip_ws();
+                    let closer = if open == b'[' { b']' } else { b'}' };
+                    if !self.eat(closer) {
+                        if open == b'{' {
+                            self.key()?;
+                        }
+                        closers.push(closer);
+                        continue;
+                    }
+                }
+                _ => {
+                    self.scalar_node()?;
+                }
+            }
+            // After a value: separators and closing brackets, until another value starts.
+            loop {
+                let Some(&closer) = closers.last() else { return Ok(()) };
+                self.skip_ws();
+                match self.bump() {
+                    Some(b',') => {
+                        if closer == b'}' {
+                            self.skip_ws();
+                            self.key()?;
+                        }
+                        break;
+                    }
+                    Some(got) if got == closer => {
+                        closers.pop();
+                    }
+                    got if closer == b']' => return Err(self.unexpected(got, "expected ',' or ']' in an array")),
+                    got => return Err(self.unexpected(got, "expected ',' or '}' in an object")),
+                }
+            }
+        }
+    }
+
     fn scalar(&mut self) -> Result<NodeId, JsonError> {
+        let node = self.scalar_node()?;
+        Ok(self.push(node))
+    }
+
+    fn scalar_node(&mut self) -> Result<Node<'a>, JsonError> {
         let node = match self.peek() {
             Some(b'"') => Node::String(self.string()?),
             Some(b't') => self.literal("true", Node::Bool(true))?,
@@ -227,7 +291,7 @@ impl<'a> Parser<'a> {
             Some(_) => return Err(self.error("expected a JSON value")),
             None => return Err(self.error("unexpected end of JSON input")),
         };
-        Ok(self.push(node))
+        Ok(node)
     }
 
     fn literal(&mut self, word: &str, node: Node<'a>) -> Result<Node<'a>, JsonError> {
@@ -450,19 +514,59 @@ mod tests {
     }
 
     #[test]
-    fn nesting_far_deeper_than_the_stack_allows() {
+    fn nesting_far_deeper_than_the_stack_allows_is_read_and_kept_to_the_depth_limit() {
         let depth = 200_000;
         let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
         let doc = parse(&text);
         let mut id = doc.root();
-        let mut seen = 1;
+        let mut kept = 1;
         while let Some([child]) = doc.items(id) {
             id = *child;
-            seen += 1;
+            kept += 1;
         }
-        assert_eq!(seen, depth);
+        assert_eq!(kept, MAX_JSON_DEPTH + 1, "the arrays down to the limit, then the placeholder");
+        assert_eq!(doc.node(id), &Node::Null, "and below it a placeholder");
+        assert!(doc.nodes.len() <= MAX_JSON_DEPTH + 1);
         let objects = format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth));
         assert!(Json::parse(&objects).is_ok());
+    }
+
+    #[test]
+    fn a_container_past_the_depth_limit_reads_as_null_and_its_siblings_stay() {
+        let shallow = "[".repeat(MAX_JSON_DEPTH - 1);
+        let close = "]".repeat(MAX_JSON_DEPTH - 1);
+        let text = format!(r#"{shallow}["x", {{"deep": [1, {{}}, []]}}, [], "y"]{close}"#);
+        let doc = parse(&text);
+        let mut id = doc.root();
+        for _ in 1..MAX_JSON_DEPTH {
+            id = doc.items(id).unwrap()[0];
+        }
+        let last = doc.items(id).unwrap();
+        assert_eq!(last.iter().map(|&i| doc.node(i).clone()).collect::<Vec<_>>(), [
+            Node::String("x".into()), Node::Null, Node::Null, Node::String("y".into())
+        ]);
+    }
+
+    #[test]
+    fn syntax_past_the_depth_limit_is_checked_as_strictly() {
+        let open = "[".repeat(MAX_JSON_DEPTH + 5);
+        let close = "]".repeat(MAX_JSON_DEPTH + 5);
+        assert!(Json::parse(&format!("{open}{close}")).is_ok());
+        let at = MAX_JSON_DEPTH + 6;
+        let cases = [
+            (format!("{open}1 2{close}"), format!("expected ',' or ']' in an array at line 1, column {}", at + 2)),
+            (format!("{open}{{\"a\" 1}}{close}"), format!("expected ':' after an object key at line 1, column {}", at + 5)),
+            (format!("{open}{{\"a\": 1,}}{close}"), format!("expected a string key in an object at line 1, column {}", at + 8)),
+            (format!("{open}{{\"a\": 1]{close}"), format!("expected ',' or '}}' in an object at line 1, column {}", at + 7)),
+            (format!("{open}\"\\x\"{close}"), format!("invalid escape in a string at line 1, column {}", at + 2)),
+            (format!("{open}tru{close}"), format!("expected a JSON value at line 1, column {at}")),
+            (format!("{open}[1,"), format!("unexpected end of JSON input at line 1, column {}", at + 3)),
+            (open.clone(), format!("unexpected end of JSON input at line 1, column {at}")),
+            (format!("{open}{close}]"), format!("unexpected text after the JSON value at line 1, column {}", 2 * at - 1)),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(Json::parse(&text).unwrap_err().to_string(), expected, "{}", &text[MAX_JSON_DEPTH..]);
+        }
     }
 
     #[test]

@@ -58,13 +58,15 @@ describe('ToolIndex.fromJson', () => {
     expect(() => ToolIndex.fromJson(undefined)).toThrow(Error)
   })
 
-  it('indexes a schema nested 100,000 levels deep without overflowing a stack', () => {
+  it('indexes the first 32 levels of a schema nested 100,000 levels deep, says so, and overflows no stack', () => {
     // JSON.stringify cannot build this (it recurses), so the text is written directly.
     const depth = 100_000
-    const schema = '{"properties":{"n":'.repeat(depth) + '{"description":"bottom word"}' + '}}'.repeat(depth)
+    const schema = '{"properties":{"node":'.repeat(depth) + '{"description":"bottom word"}' + '}}'.repeat(depth)
     const index = ToolIndex.fromJson(`[{"name":"deep","parameters":${schema}},{"name":"flat","description":"other"}]`)
     expect(index.size).toBe(2)
-    expect(index.search('bottom', 5).map((hit) => hit.name)).toEqual(['deep'])
+    expect(index.search('node', 5).map((hit) => hit.name)).toEqual(['deep'])
+    expect(index.search('bottom', 5)).toEqual([])
+    expect(index.warnings).toEqual(['the schema of "deep" nests deeper than 32 levels; its text below that depth is not searchable'])
   })
 
   it('takes a 10 MB description and returns a 240-character summary', () => {
