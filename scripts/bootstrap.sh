@@ -79,12 +79,22 @@ bootstrap_chromium() {
   fi
 }
 
+# Official Node.js builds trust only the CAs bundled with them, while Debian's node (and curl,
+# cargo, pip) use the system store; on a network behind a TLS-inspecting proxy only the system
+# store knows the proxy's CA. Let Node use the system bundle too unless told otherwise.
+bootstrap_ca() {
+  if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r /etc/ssl/certs/ca-certificates.crt ]; then
+    export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+  fi
+}
+
 bootstrap_main() {
   local browser=false
   for arg in "$@"; do
     case "$arg" in --browser) browser=true ;; *) bootstrap_fail "unknown option $arg" ;; esac
   done
   bootstrap_rust
+  bootstrap_ca
   bootstrap_node
   bootstrap_pnpm
   if $browser; then bootstrap_chromium; fi
