@@ -74,39 +74,34 @@ export async function packPlugin(repo, dest, tarball) {
 }
 
 /**
- * `dsh plugin add` packed plugins one at a time, as a user adds them (the
- * first add creates the profile), pinning a locally packed platform package
- * (see `packPlugin`) before the plugin that needs it.
+ * `dsh plugin add` packed plugins one at a time, as a user adds them, into
+ * `profile` (default the headless one), pinning a locally packed platform
+ * package (see `packPlugin`) before the plugin that needs it.
  */
-export async function installIntoProfile(dsh, env, packages) {
+export async function installIntoProfile(dsh, env, packages, profile = PROFILE) {
   let installed = { ms: 0, bundles: [] }
   for (const pkg of packages) {
-    if (pkg.native?.tarball) pinProfileDependency(env, pkg.native.name, pkg.native.tarball)
-    const added = await addPlugins(dsh, env, [pkg.tarball])
-    installed = { ms: installed.ms + added.ms, bundles: added.bundles }
+    if (pkg.native?.tarball) await pinProfileDependency(dsh, env, profile, pkg.native.name, pkg.native.tarball)
+    const result = await runOk(dsh.bin, ['plugin', '--profile', profile, 'add', pkg.tarball], { env, timeoutMs: 300_000 })
+    const manifest = JSON.parse(readFileSync(join(profileDir(env, profile), 'package.json'), 'utf8'))
+    installed = { ms: installed.ms + result.ms, bundles: manifest.dsh?.profile?.bundles ?? [] }
   }
   return installed
 }
 
-/** Install tarballs into the profile of a fresh DSH_HOME. */
-async function addPlugins(dsh, env, tarballs) {
-  const result = await runOk(dsh.bin, ['plugin', '--profile', PROFILE, 'add', ...tarballs], { env, timeoutMs: 300_000 })
-  const manifest = JSON.parse(readFileSync(join(profileDir(env), 'package.json'), 'utf8'))
-  return { ms: result.ms, bundles: manifest.dsh?.profile?.bundles ?? [] }
-}
-
 /**
  * Pin one dependency of the profile to a local tarball with a pnpm override in
- * the profile's pnpm-workspace.yaml (written by dsh when it created the
- * profile). Used only for the plugin's platform package while it is not on
- * the registry: pnpm still reaches it through the plugin's
- * optionalDependencies, and still applies its os/cpu/libc fields.
+ * the profile's pnpm-workspace.yaml, which dsh writes when it creates the
+ * profile (`dsh plugin list` creates it without installing anything). Used
+ * only for the plugin's platform package while it is not on the registry:
+ * pnpm still reaches it through the plugin's optionalDependencies, and still
+ * applies its os/cpu/libc fields.
  */
-function pinProfileDependency(env, name, tarball) {
-  const file = join(profileDir(env), 'pnpm-workspace.yaml')
-  if (!existsSync(file)) throw new Error(`${file} is missing: add a plugin that needs no pin first, which makes dsh create the profile`)
+async function pinProfileDependency(dsh, env, profile, name, tarball) {
+  const file = join(profileDir(env, profile), 'pnpm-workspace.yaml')
+  if (!existsSync(file)) await runOk(dsh.bin, ['plugin', '--profile', profile, 'list'], { env })
   const current = readFileSync(file, 'utf8')
-  if (/^overrides:/m.test(current)) throw new Error(`${file} already has overrides; the E2E expects dsh's fresh profile`)
+  if (/^overrides:/m.test(current)) throw new Error(`${file} already has overrides; expected dsh's fresh profile`)
   // JSON strings are valid YAML scalars, whatever the path contains.
   appendFileSync(file, `${current.endsWith('\n') ? '' : '\n'}overrides:\n  ${JSON.stringify(name)}: ${JSON.stringify(`file:${tarball}`)}\n`)
 }
@@ -132,8 +127,8 @@ export function nativeInstall(env, pluginName, nativeName) {
   }
 }
 
-export function profileDir(env) {
-  return join(env.DSH_HOME, 'profiles', PROFILE)
+export function profileDir(env, profile = PROFILE) {
+  return join(env.DSH_HOME, 'profiles', profile)
 }
 
 /**
