@@ -39,11 +39,18 @@ process.exit(process.env.DEEPSEEK_API_KEY ? await realModel() : await scriptedMo
 async function scriptedModel() {
   const out = mkdtempSync(join(tmpdir(), 'dsh-tool-search-demo-'))
   say(`No DEEPSEEK_API_KEY: running the profile E2E against a scripted model (real dsh ${DSH_VERSION}, real plugin packages).`)
-  // Its progress goes to stderr as it runs; its stdout is the JSON report, read from the file.
-  const e2e = spawnSync(process.execPath, [join(REPO, 'scripts', 'profile-e2e.mjs'), '--out', out], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] })
+  // Both E2E runs below share one DSH install, removed at the end unless DSH_E2E_CACHE names one.
+  const cache = process.env.DSH_E2E_CACHE ? undefined : join(out, 'dsh-cache')
+  const e2e = (...args) => spawnSync(process.execPath, [join(REPO, 'scripts', 'profile-e2e.mjs'), ...args], {
+    cwd: REPO,
+    env: cache ? { ...process.env, DSH_E2E_CACHE: cache } : process.env,
+    // Progress goes to stderr as it runs; stdout is the JSON report, read from its file instead.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const withPlugin = e2e('--out', out)
   const report = parseJson(readFileSync(join(out, 'profile-e2e-report.json'), 'utf8'))
   if (!report?.runs) {
-    say(`The E2E stopped before running dsh: ${report?.error ?? `exit ${e2e.status}`}`)
+    say(`The E2E stopped before running dsh: ${report?.error ?? `exit ${withPlugin.status}`}`)
     return 1
   }
   say(`Installed ${report.plugin.name} ${report.plugin.version} with its binary from ${report.plugin.native.source}, and a fixture plugin with ${FIXTURE_TOOLS.length} everyday tools (${FIXTURE_TOOLS.join(', ')}).`)
@@ -56,14 +63,15 @@ async function scriptedModel() {
   }
   // The same question without this plugin, for comparison: every tool is offered up front.
   const baseline = join(out, 'baseline')
-  spawnSync(process.execPath, [join(REPO, 'scripts', 'profile-e2e.mjs'), '--baseline', '--mode', 'native', '--out', baseline], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] })
+  e2e('--baseline', '--mode', 'native', '--out', baseline)
+  if (cache) rmSync(cache, { recursive: true, force: true, maxRetries: 3 })
   const firstHeader = readFileSync(join(baseline, 'session-native.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((event) => event.type === 'request/header')
   say()
   say(`== without dsh-tool-search (native mode)`)
   say(`   step 1: the model is offered ${firstHeader ? offer(firstHeader.data.header) : 'nothing (the baseline run failed)'}`)
   say()
   say(`Full JSON reports: ${join(out, 'profile-e2e-report.json')}, ${join(baseline, 'profile-e2e-report.json')}`)
-  return e2e.status ?? 1
+  return withPlugin.status ?? 1
 }
 
 /** One native-mode run against the real model, told from its session. */
