@@ -110,6 +110,11 @@ impl Analyzer {
             }
             let bytes = at(part.start)..at(part.end);
             fold_into(&text[bytes.clone()], &mut this.folded);
+            // Combining marks that count as letters (Arabic harakat, U+0345) fold away: a part of
+            // nothing else is no part, and must not become an empty term.
+            if this.folded.is_empty() {
+                return;
+            }
             // The whole is needed only from the second part on; most words have one.
             match parts {
                 0 => first = bytes,
@@ -420,6 +425,15 @@ mod tests {
     #[test]
     fn other_scripts_are_words() {
         assert_eq!(terms("Привет мир"), ["привет", "мир"]);
+    }
+
+    #[test]
+    fn parts_that_fold_to_nothing_are_no_parts() {
+        // U+061A ARABIC SMALL KASRA and U+0345 are alphabetic combining marks (found by fuzzing).
+        assert!(pieces("\u{61a}").is_empty());
+        assert_eq!(pieces("x_\u{61a}\u{345}"), ["x"]);
+        assert_eq!(pieces("\u{61a}_get_weather"), ["get", "weather", "=getweather"]);
+        assert_eq!(pieces("a\u{61a}b"), ["ab"]);
     }
 
     #[test]
