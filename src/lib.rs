@@ -20,6 +20,10 @@ mod stopwords;
 pub mod summary;
 pub mod text;
 #[cfg(test)]
+mod hostile;
+#[cfg(test)]
+mod properties;
+#[cfg(test)]
 mod tuning;
 
 /// The exported classes and functions, compiled only for the Node addon.

@@ -1,0 +1,183 @@
+//! Hostile input, one test per class, through the calls the addon makes: each class either gets
+//! a clear error or a sensible answer, never a panic. (__test__/native/hostile.spec.ts runs the
+//! same classes through Node-API.)
+
+use crate::index::Index;
+use crate::json::MAX_JSON_DEPTH;
+use crate::limits::{check_query, result_count, MAX_CATALOG_BYTES, MAX_SCHEMA_DEPTH, MAX_TOOLS};
+use crate::replay::selection_from_events;
+
+fn error_of(catalog: &str) -> String {
+    Index::from_catalog(catalog).err().map(|e| e.to_string()).unwrap_or_default()
+}
+
+fn names(index: &Index, query: &str) -> Vec<String> {
+    index.search(query, 10, &[]).iter().map(|hit| hit.name.to_string()).collect()
+}
+
+#[test]
+fn malformed_json_is_an_error_that_names_the_place() {
+    let cases = [
+        ("", "tool catalog is not valid JSON: unexpected end of JSON input at line 1, column 1"),
+        ("[{\"name\": \"a\",}]", "tool catalog is not valid JSON: expected a string key in an object at line 1, column 15"),
+        ("[{'name': 'a'}]", "tool catalog is not valid JSON: expected a string key in an object at line 1, column 3"),
+        ("\u{feff}[]", "tool catalog is not valid JSON: expected a JSON value at line 1, column 1"),
+        ("[1e5x]", "tool catalog is not valid JSON: expected ',' or ']' in an array at line 1, column 5"),
+        ("[\"\0\"]", "tool catalog is not valid JSON: control character in a string at line 1, column 3"),
+        ("[]]", "tool catalog is not valid JSON: unexpected text after the JSON value at line 1, column 3"),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(error_of(text), expected, "{text:?}");
+    }
+    assert!(selection_from_events("[{").unwrap_err().to_string().starts_with("session events are not valid JSON: "));
+}
+
+#[test]
+fn wrong_types_are_errors_for_structure_and_ignored_for_content() {
+    assert_eq!(error_of("{\"tools\": 5}"), "tool catalog must be a JSON array of tools (or an object with a \"tools\" array), got a number");
+    assert_eq!(error_of("[null]"), "tool at index 0 must be an object, got null");
+    assert_eq!(error_of("[{\"name\": [\"a\"]}]"), "tool at index 0 has no \"name\" string (it must be non-empty)");
+    let index = Index::from_catalog(r#"[{"name": "t", "description": {"text": "x"}, "parameters": 3, "inputSchema": "s"}]"#).unwrap();
+    assert_eq!(index.search_text("t"), Some("t"));
+    assert_eq!(selection_from_events("{\"events\": []}").unwrap_err().to_string(), "session events must be a JSON array, got an object");
+}
+
+#[test]
+fn odd_schemas_index_what_they_can() {
+    let catalog = r##"[{"name": "odd", "parameters": {
+        "properties": {"": {}, "a": null, "b": {"properties": []}, "c": {"enum": [null, 1, {"x": 1}, "ok value"]},
+                       "d": {"items": [[], 7, {"description": "tuple item"}]}, "e": {"anyOf": "no"}, "f": {"$ref": "#"}},
+        "description": "", "title": "  spaced  "}}]"##;
+    let index = Index::from_catalog(catalog).unwrap();
+    assert_eq!(index.search_text("odd"), Some("odd spaced a b c ok value d tuple item e f"));
+    assert!(index.warnings().is_empty());
+}
+
+#[test]
+fn a_catalog_over_the_size_limit_is_refused_before_it_is_read() {
+    let text = " ".repeat(MAX_CATALOG_BYTES + 1);
+    assert_eq!(error_of(&text), format!("tool catalog is {} bytes; the limit is 134217728 bytes", MAX_CATALOG_BYTES + 1));
+}
+
+#[test]
+fn huge_text_inside_a_catalog_is_indexed_and_summarized() {
+    let description = "telemetry ".repeat(1 << 20);
+    let name = "n".repeat(100_000);
+    let index = Index::from_catalog(&format!(r#"[{{"name": "{name}", "description": "{description}"}}, {{"name": "b"}}]"#)).unwrap();
+    let hit = &index.search("telemetry", 1, &[])[0];
+    assert_eq!((hit.name.len(), hit.summary.chars().count()), (100_000, 240));
+}
+
+#[test]
+fn deep_input_is_read_without_stack_and_indexed_to_the_depth_limit() {
+    let depth = 1_000_000;
+    let deep_array = format!("[{{\"name\": \"t\", \"parameters\": {{\"x\": {}{}}}}}]", "[".repeat(depth), "]".repeat(depth));
+    assert_eq!(Index::from_catalog(&deep_array).unwrap().len(), 1);
+    let schema = format!("{}{{}}{}", r#"{"items": "#.repeat(depth), "}".repeat(depth));
+    let index = Index::from_catalog(&format!(r#"[{{"name": "t", "parameters": {schema}}}]"#)).unwrap();
+    assert_eq!(index.warnings().len(), 1);
+    assert!(index.warnings()[0].contains(&format!("deeper than {MAX_SCHEMA_DEPTH} levels")));
+    let events = format!("[{}null{}]", r#"{"type": "tool/result", "data": "#.repeat(depth), "}".repeat(depth));
+    assert!(selection_from_events(&events).unwrap().is_empty());
+    assert!(MAX_JSON_DEPTH >= 2 * MAX_SCHEMA_DEPTH + 4);
+}
+
+#[test]
+fn too_many_tools_index_the_first_and_warn() {
+    let tools: Vec<String> = (0..=MAX_TOOLS).map(|i| format!(r#"{{"name":"t{i}"}}"#)).collect();
+    let index = Index::from_catalog(&format!("[{}]", tools.join(","))).unwrap();
+    assert_eq!(index.len(), MAX_TOOLS);
+    assert_eq!(index.warnings().len(), 1);
+}
+
+#[test]
+fn lone_surrogates_become_replacement_characters_everywhere() {
+    let index = Index::from_catalog(r#"[{"name": "a\ud800b", "description": "x\udfff weather"}, {"name": "\udc00"}]"#).unwrap();
+    assert_eq!(index.names().collect::<Vec<_>>(), ["a\u{FFFD}b", "\u{FFFD}"]);
+    assert_eq!(names(&index, "weather \u{FFFD}"), ["a\u{FFFD}b"]);
+    assert_eq!(names(&index, "\u{FFFD}"), ["\u{FFFD}"], "an exact name, even one of no words");
+    let payload = r#"{\"schemaVersion\":1,\"tools\":[{\"name\":\"s\\ud800\"}]}"#;
+    let events = format!(r#"[{{"type":"tool/code-dispatch","data":{{"name":"tool_search","isError":false,"content":[{{"type":"text","text":"{payload}"}}]}}}}]"#);
+    assert_eq!(selection_from_events(&events).unwrap(), ["s\u{FFFD}"]);
+}
+
+#[test]
+fn control_characters_and_odd_whitespace_are_text_like_any_other() {
+    let index = Index::from_catalog(r#"[{"name": "tab\tname", "description": "bell\u0007 nul\u0000 weather\u2028line"}]"#).unwrap();
+    assert_eq!(names(&index, "weather"), ["tab\tname"]);
+    assert_eq!(names(&index, "\u{0}\u{7}\u{2028}"), [] as [String; 0]);
+    assert_eq!(index.search("weather", 1, &[])[0].summary, "bell\u{7} nul\u{0} weather line", "U+2028 is whitespace");
+}
+
+#[test]
+fn an_over_long_query_is_refused_and_the_longest_allowed_one_is_served() {
+    assert_eq!(check_query(&"q".repeat(1 << 20)).unwrap_err(), "query is 1048576 characters long; the limit is 4096");
+    let index = Index::from_catalog(r#"[{"name": "get_weather", "description": "weather"}]"#).unwrap();
+    for longest in ["weather. ".repeat(455), "w".repeat(4096), "天".repeat(4096), "a_".repeat(2048), "+weather ".repeat(455)] {
+        assert!(check_query(&longest).is_ok());
+        let _ = index.search(&longest, 20, &[]);
+    }
+}
+
+#[test]
+fn huge_and_invalid_limits() {
+    let index = Index::from_catalog(r#"[{"name": "a", "description": "weather"}, {"name": "b", "description": "weather"}]"#).unwrap();
+    assert_eq!(index.search("weather", result_count(1e300).unwrap(), &[]).len(), 2);
+    assert_eq!(index.search("weather", usize::MAX, &[]).len(), 2);
+    assert!(index.search("weather", 0, &[]).is_empty());
+    assert!(result_count(-1.0).is_err() && result_count(f64::NAN).is_err() && result_count(0.5).is_err());
+}
+
+#[test]
+fn huge_exclusion_lists_and_odd_exclusions() {
+    let index = Index::from_catalog(r#"[{"name": "a", "description": "weather"}, {"name": "b", "description": "weather"}]"#).unwrap();
+    let many: Vec<String> = (0..100_000).map(|i| format!("x{i}")).collect();
+    let mut exclude: Vec<&str> = many.iter().map(String::as_str).collect();
+    exclude.extend(["", "a", "a"]);
+    assert_eq!(names(&index, "weather"), ["a", "b"]);
+    assert_eq!(index.search("weather", 5, &exclude).iter().map(|h| h.name).collect::<Vec<_>>(), ["b"]);
+}
+
+#[test]
+fn corrupted_session_events_select_only_whole_successful_searches() {
+    let good = r#"{\"schemaVersion\":1,\"query\":\"q\",\"tools\":[{\"name\":\"good\"}]}"#;
+    let result = |id: &str, text: &str| {
+        format!(r#"{{"type":"tool/result","data":{{"message":{{"content":[{{"type":"tool-result","toolCallId":"{id}","content":[{{"type":"text","text":"{text}"}}]}}]}}}}}}"#)
+    };
+    let call = |id: &str, name: &str| format!(r#"{{"type":"tool/call","data":{{"callId":"{id}","name":"{name}"}}}}"#);
+    let events = [
+        call("c1", "tool_search"),
+        result("c1", &good[..good.len() / 2]),                   // truncated payload
+        result("c1", &good.replace("\\\"schemaVersion\\\":1", "\\\"schemaVersion\\\":\\\"1\\\"")), // version as text
+        result("c1", &good.replace("\\\"tools\\\"", "\\\"tool\\\"")), // renamed key
+        result("c2", good),                                      // no call
+        call("c3", "bash"),
+        result("c3", good),                                      // another tool's result
+        call("c4", "tool_search"),
+        call("c4", "bash"),                                       // call id reused: the later call wins
+        result("c4", good),
+        r#"{"type":"tool/result","data":{"message":{"content":{"0":{}}}}}"#.to_string(),
+        r#"{"type":"tool/result","data":{"message":null}}"#.to_string(),
+        r#"{"type":"tool/call","data":[]}"#.to_string(),
+        "\"tool/result\"".to_string(),
+    ];
+    assert!(selection_from_events(&format!("[{}]", events.join(","))).unwrap().is_empty());
+    let fixed = [call("c5", "tool_search"), result("c5", good)];
+    assert_eq!(selection_from_events(&format!("[{},{}]", events.join(","), fixed.join(","))).unwrap(), ["good"]);
+}
+
+#[test]
+fn empty_inputs_are_empty_answers() {
+    let index = Index::from_catalog("[]").unwrap();
+    assert!(index.search("", 5, &[]).is_empty() && index.search("select:", 5, &[]).is_empty());
+    assert!(index.explain("", "x").is_none());
+    assert!(selection_from_events("[]").unwrap().is_empty());
+    let one = Index::from_catalog(r#"{"tools": [{"name": "t"}]}"#).unwrap();
+    assert!(one.search("   ", 5, &[]).is_empty() && one.search("+", 5, &[]).is_empty());
+}
+
+#[test]
+fn numbers_beyond_f64_and_repeated_keys() {
+    let index = Index::from_catalog(r#"[{"name": "t", "x": 1e999, "y": -1e-999, "description": "first", "description": "last"}]"#).unwrap();
+    assert_eq!(index.search_text("t"), Some("t last"));
+}
