@@ -1,0 +1,76 @@
+// Derives the fuzz targets' seed inputs from the repository's real data, into fuzz/seeds/<target>/
+// (rewritten on every run, so they follow the data): tools of the BFCL, DSH and MCP catalogs in
+// the three catalog shapes the core reads, with BFCL requests, exact names and select: lists as
+// queries; their schemas; their names, descriptions and requests as analyzer text; and the events
+// of the real DSH sessions in fuzz/sessions/, whole and cut at each tool event.
+// Usage: node fuzz/seeds.mjs [maxBytes]
+
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+
+const MAX_BYTES = Number(process.argv[2] ?? 12_288)
+const root = new URL('../', import.meta.url)
+const read = (path) => readFileSync(new URL(path, root), 'utf8')
+const listed = (path) => JSON.parse(read(path)).tools
+
+const catalogs = {
+  bfcl: JSON.parse(read('scripts/data/bfcl/bfcl-catalog.json')),
+  dsh: listed('scripts/data/dsh/headless-tools.json'),
+  github: listed('scripts/data/mcp/github.json'),
+  notion: listed('scripts/data/mcp/notion.json'),
+  playwright: listed('scripts/data/mcp/playwright.json'),
+}
+const requests = read('scripts/data/bfcl/bfcl-dev-queries.jsonl').split('\n').filter(Boolean).map((line) => JSON.parse(line).query)
+/** BFCL alone has 1,437 tools; every tenth keeps the seed set small and still varied. */
+const sample = (list, source) => (source === 'bfcl' ? list.filter((_, i) => i % 10 === 0) : list)
+
+const seeds = { catalog_search: [], schema_walk: [], analyzer: [], replay: [] }
+const add = (target, name, content) => {
+  const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content)
+  if (bytes.length <= MAX_BYTES) seeds[target].push([name, bytes])
+}
+
+const shapes = [
+  (tools) => JSON.stringify(tools.map(({ name, description, parameters, inputSchema }) => ({ name, description, parameters: parameters ?? inputSchema }))),
+  (tools) => JSON.stringify(tools.map(({ name, description, parameters, inputSchema }) => ({ type: 'function', function: { name, description, parameters: parameters ?? inputSchema } }))),
+  (tools) => JSON.stringify({ tools: tools.map(({ name, description, parameters, inputSchema }) => ({ name, description, inputSchema: inputSchema ?? parameters })) }),
+]
+for (const [source, tools] of Object.entries(catalogs)) {
+  const picked = sample(tools, source)
+  picked.forEach((tool, i) => {
+    const group = [tool, ...tools.slice(tools.indexOf(tool) + 1, tools.indexOf(tool) + 3)]
+    const queries = [requests[(i * 37) % requests.length], tool.name, `select:${group.map((t) => t.name).join(',')}`, `+${tool.name.split(/[_.]/)[0]} find`]
+    const query = queries[i % queries.length]
+    const count = i % 5 === 4 ? 0xfe : 1 + (i % 20)
+    add('catalog_search', `${source}-${i}`, Buffer.concat([Buffer.from([count]), Buffer.from(query), Buffer.from([0xff]), Buffer.from(shapes[i % 3](group))]))
+    const schema = tool.parameters ?? tool.inputSchema
+    if (schema !== undefined) add('schema_walk', `${source}-${i}`, JSON.stringify(schema))
+    add('analyzer', `${source}-name-${i}`, tool.name)
+    add('analyzer', `${source}-description-${i}`, String(tool.description ?? '').slice(0, 2048))
+  })
+}
+requests.filter((_, i) => i % 10 === 0).forEach((request, i) => add('analyzer', `request-${i}`, request))
+const scripts = ['明天北京天气怎么样', '東京の天気を教えて', '날씨를 알려줘', 'ｶﾀｶﾅ ｆｕｌｌ ﬁle', 'Café RÉSUMÉ naïve', 'İstanbul ǅemal ß', 'x\u0301\u0302 \u200d\ufeff', 'HTTPServerError getCurrentWeather mcp__github__create_issue v1.2 don\'t sha256']
+scripts.forEach((text, i) => add('analyzer', `scripts-${i}`, text))
+
+for (const session of ['native', 'code']) {
+  const events = JSON.parse(read(`fuzz/sessions/${session}.json`))
+  add('replay', `${session}-whole`, JSON.stringify(events))
+  const toolEvents = events.filter((event) => event.type.startsWith('tool/'))
+  toolEvents.forEach((_, i) => add('replay', `${session}-tools-${i + 1}`, JSON.stringify(toolEvents.slice(0, i + 1))))
+  // The hand edits and other versions a resumed log may carry.
+  const edited = {
+    'renamed-call': toolEvents.map((event) => (event.type === 'tool/call' ? { ...event, data: { ...event.data, name: 'bash' } } : event)),
+    'no-calls': toolEvents.filter((event) => event.type !== 'tool/call'),
+    'version-2': JSON.parse(JSON.stringify(toolEvents).replaceAll('\\"schemaVersion\\":1', '\\"schemaVersion\\":2')),
+    'reversed': [...toolEvents].reverse(),
+  }
+  for (const [edit, list] of Object.entries(edited)) add('replay', `${session}-${edit}`, JSON.stringify(list))
+}
+
+for (const [target, files] of Object.entries(seeds)) {
+  const dir = new URL(`seeds/${target}/`, import.meta.url)
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  for (const [name, bytes] of files) writeFileSync(new URL(name, dir), bytes)
+  console.log(`fuzz/seeds/${target}: ${files.length} seeds`)
+}
