@@ -38,7 +38,8 @@ export class ToolSearchRuntime {
   private policy: VisibilityPolicy
   private readonly attached = new Map<Agent, Attachment>()
   private readonly indexes = new IndexCache(() => this.corpusKeysInUse())
-  private readonly reportedUnserializable = new Set<string>()
+  /** Warnings already logged (an unserializable tool, what the native index left out): once each. */
+  private readonly reported = new Set<string>()
   private unregisterTool: (() => void) | undefined
 
   constructor(private readonly ctx: Context, private readonly settings: LiveSettings) {
@@ -197,11 +198,18 @@ export class ToolSearchRuntime {
     const policy = this.policy
     const corpus = buildCorpus(registered.tools, name => policy.searchable(name))
     for (const name of corpus.skipped) {
-      if (this.reportedUnserializable.has(name)) continue
-      this.reportedUnserializable.add(name)
-      this.ctx.logger.warn(`dsh-tool-search: tool ${name} is left out of the search catalog: its schema is not JSON-serializable`)
+      this.warnOnce(`tool ${name} is left out of the search catalog: its schema is not JSON-serializable`)
     }
-    return { generation: registered.generation, key: corpus.key, index: this.indexes.index(corpus) }
+    const index = this.indexes.index(corpus)
+    // An oversized catalog is still searched; the index says what it left out (see README "Limits").
+    for (const warning of index.warnings) this.warnOnce(warning)
+    return { generation: registered.generation, key: corpus.key, index }
+  }
+
+  private warnOnce(warning: string): void {
+    if (this.reported.has(warning)) return
+    this.reported.add(warning)
+    this.ctx.logger.warn(`dsh-tool-search: ${warning}`)
   }
 
   private *corpusKeysInUse(): Iterable<string> {

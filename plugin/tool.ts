@@ -94,7 +94,10 @@ function checkQuery(raw: string): string {
 }
 
 function checkLimit(limit: number): number {
-  if (limit < 1 || limit > MAX_LIMIT) throw new Error(`tool_search: limit must be from 1 to ${MAX_LIMIT}, got ${limit}`)
+  // DSH validates `integer` before execute; a direct caller of this definition may not have.
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw new Error(`tool_search: limit must be a whole number from 1 to ${MAX_LIMIT}, got ${limit}`)
+  }
   return limit
 }
 

@@ -33,8 +33,8 @@ describe('tool_search input', () => {
     }
     expect(text('blank')).toMatch(/query is empty/)
     expect(text('huge')).toMatch(/query is longer than 4096 characters/)
-    expect(text('zero')).toMatch(/limit must be from 1 to 20, got 0/)
-    expect(text('tooMany')).toMatch(/limit must be from 1 to 20, got 21/)
+    expect(text('zero')).toMatch(/limit must be a whole number from 1 to 20, got 0/)
+    expect(text('tooMany')).toMatch(/limit must be a whole number from 1 to 20, got 21/)
     expect(text('fraction')).toMatch(/invalid arguments: .*limit/)
     expect(text('stringLimit')).toMatch(/invalid arguments: .*limit/)
     expect(text('numberQuery')).toMatch(/invalid arguments: .*query/)

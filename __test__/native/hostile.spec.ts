@@ -1,0 +1,128 @@
+// Hostile input through Node-API, one test per class (src/hostile.rs runs the same classes in
+// Rust): every class is a clear JS Error or a sensible answer, never a crash of the process.
+import { describe, expect, it } from 'vitest'
+import { ToolIndex, selectionFromEvents } from '../../index.js'
+
+const tool = (name: string, description = '', parameters?: unknown) => ({ name, description, ...(parameters === undefined ? {} : { parameters }) })
+const index = (tools: unknown[]) => ToolIndex.fromJson(JSON.stringify(tools))
+const names = (hits: { name: string }[]) => hits.map((hit) => hit.name)
+const searchPayload = (...found: string[]) => JSON.stringify({ schemaVersion: 1, query: 'q', tools: found.map((name) => ({ name, description: '', score: 1 })) })
+const call = (callId: string, name: string) => ({ type: 'tool/call', data: { callId, name, arguments: '{}' } })
+const result = (callId: string, text: string, extra: object = {}) => ({
+  type: 'tool/result',
+  data: { ...extra, message: { content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text }] }] } },
+})
+
+describe('hostile input to the native core', () => {
+  it('malformed JSON: an Error naming the place, for catalogs and session events', () => {
+    expect(() => ToolIndex.fromJson('[{"name": "a",}]')).toThrow('tool catalog is not valid JSON: expected a string key in an object at line 1, column 15')
+    expect(() => ToolIndex.fromJson('\uFEFF[]')).toThrow('tool catalog is not valid JSON: expected a JSON value at line 1, column 1')
+    expect(() => ToolIndex.fromJson('[NaN]')).toThrow(/^tool catalog is not valid JSON: expected a JSON value/)
+    expect(() => selectionFromEvents('[{"type": "tool/call"')).toThrow(/^session events are not valid JSON: /)
+  })
+
+  it('wrong types: an Error for arguments and catalog structure, ignored odd content', () => {
+    for (const bad of [null, 42, {}, ['[]'], Symbol('x')]) {
+      // @ts-expect-error wrong type on purpose
+      expect(() => ToolIndex.fromJson(bad)).toThrow(Error)
+      // @ts-expect-error wrong type on purpose
+      expect(() => selectionFromEvents(bad)).toThrow(Error)
+    }
+    const ok = index([tool('get_weather', 'weather')])
+    // @ts-expect-error wrong type on purpose
+    expect(() => ok.search('weather', 5, { exclude: [1, 2] })).toThrow(Error)
+    // @ts-expect-error wrong type on purpose
+    expect(() => ok.search('weather', 5n)).toThrow(Error)
+    // @ts-expect-error wrong type on purpose
+    expect(() => ok.explain(null, 'get_weather')).toThrow(Error)
+    expect(() => ToolIndex.fromJson('{"tools": "x"}')).toThrow('tool catalog must be a JSON array of tools (or an object with a "tools" array), got a string')
+    expect(index([{ name: 'odd', description: ['x'], parameters: 'schema' }]).searchText('odd')).toBe('odd')
+  })
+
+  it('odd schemas: whatever text they hold is indexed, the rest ignored', () => {
+    const schema = { properties: { a: null, b: { properties: [] }, c: { enum: [null, 1, 'ok value'] }, d: { items: [[], { description: 'tuple item' }] }, e: { anyOf: 'no' } }, title: '  spaced  ' }
+    const odd = index([tool('odd', '', schema)])
+    expect(odd.searchText('odd')).toBe('odd spaced a b c ok value d tuple item e')
+    expect(odd.warnings).toEqual([])
+  })
+
+  it('huge input: a catalog over 128 MiB is refused before parsing; huge text inside one is cut', () => {
+    const over = ' '.repeat(128 * 1024 * 1024 + 1)
+    expect(() => ToolIndex.fromJson(over)).toThrow('tool catalog is 134217729 bytes; the limit is 134217728 bytes')
+    const big = index([tool('n'.repeat(100_000), 'telemetry '.repeat(1 << 20)), tool('other')])
+    const [hit] = big.search('telemetry', 1)
+    expect(hit?.name.length).toBe(100_000)
+    expect(hit?.description.length).toBe(240)
+  })
+
+  it('deep input: a million levels parse without a stack, the schema indexes 32 and warns', () => {
+    const depth = 1_000_000
+    const deep = ToolIndex.fromJson(`[{"name":"t","parameters":${'{"items":'.repeat(depth)}{}${'}'.repeat(depth)}}]`)
+    expect(deep.size).toBe(1)
+    expect(deep.warnings).toEqual(['the schema of "t" nests deeper than 32 levels; its text below that depth is not searchable'])
+    expect(selectionFromEvents(`[${'['.repeat(depth)}${']'.repeat(depth)}]`)).toEqual([])
+  })
+
+  it('too many tools: the first 100,000 are indexed and a warning says how many were not', () => {
+    const tools = Array.from({ length: 100_002 }, (_, i) => ({ name: `mcp__bulk__tool_${i}` }))
+    const bulk = index(tools)
+    expect(bulk.size).toBe(100_000)
+    expect(bulk.warnings).toEqual(['the catalog holds 100002 tools; the first 100000 in catalog order are indexed and the other 2 are not searchable'])
+    expect(names(bulk.search('mcp__bulk__tool_99999', 1))).toEqual(['mcp__bulk__tool_99999'])
+    expect(names(bulk.search('mcp__bulk__tool_100001', 5))).not.toContain('mcp__bulk__tool_100001')
+  })
+
+  it('lone surrogates: replaced by U+FFFD in names, text, queries and replayed names', () => {
+    const odd = index([tool('a\uD800b', 'x\uDFFF weather'), tool('\uDC00')])
+    expect(odd.names()).toEqual(['a\uFFFDb', '\uFFFD'])
+    expect(names(odd.search('\uD800 weather', 5))).toEqual(['a\uFFFDb'])
+    expect(names(odd.search('\uDC00', 5))).toEqual(['\uFFFD'])
+    expect(selectionFromEvents(JSON.stringify([call('c1', 'tool_search'), result('c1', searchPayload('s\uD800'))]))).toEqual(['s\uFFFD'])
+  })
+
+  it('control characters: text like any other', () => {
+    const odd = index([tool('tab\tname', 'bell\u0007 nul\u0000 weather')])
+    expect(names(odd.search('weather', 5))).toEqual(['tab\tname'])
+    expect(odd.search('\u0000\u0007', 5)).toEqual([])
+  })
+
+  it('an over-long query: an Error naming its length; 4,096 characters of any kind are served', () => {
+    const small = index([tool('get_weather', 'weather')])
+    expect(() => small.search('q'.repeat(4097), 5)).toThrow('query is 4097 characters long; the limit is 4096')
+    expect(() => small.explain('q'.repeat(4097), 'get_weather')).toThrow('query is 4097 characters long; the limit is 4096')
+    for (const longest of ['weather. '.repeat(455), '🌦'.repeat(4096), '天'.repeat(4096), '\uD800'.repeat(4096)]) {
+      expect(() => small.search(longest, 20)).not.toThrow()
+    }
+  })
+
+  it('huge and invalid limits: any whole number is "at most that many", anything else an Error', () => {
+    const two = index([tool('a', 'weather'), tool('b', 'weather')])
+    for (const limit of [Number.MAX_SAFE_INTEGER, 1e300, 2 ** 64]) expect(two.search('weather', limit)).toHaveLength(2)
+    expect(two.search('weather', 0)).toEqual([])
+    for (const limit of [-1, 0.5, Number.NaN, Number.NEGATIVE_INFINITY]) {
+      expect(() => two.search('weather', limit)).toThrow(/^limit must be a whole number of results \(0 or more\), got /)
+    }
+  })
+
+  it('huge exclusion lists: 100,000 names, duplicates and unknown names', () => {
+    const two = index([tool('a', 'weather'), tool('b', 'weather')])
+    const exclude = [...Array.from({ length: 100_000 }, (_, i) => `x${i}`), '', 'a', 'a']
+    expect(names(two.search('weather', 5, { exclude }))).toEqual(['b'])
+  })
+
+  it('corrupted session events: only whole, successful tool_search results select', () => {
+    const good = searchPayload('good')
+    const events = [
+      call('c1', 'tool_search'),
+      result('c1', good.slice(0, good.length / 2)),
+      result('c1', good.replace('"schemaVersion":1', '"schemaVersion":"1"')),
+      result('c1', good, { error: { code: 'BLOCKED' } }),
+      result('orphan', good),
+      call('c2', 'bash'), result('c2', good),
+      call('c3', 'tool_search'), call('c3', 'bash'), result('c3', good),
+      { type: 'tool/result', data: { message: null } }, { type: 'tool/call', data: [] }, 'tool/result', null, 7, [],
+    ]
+    expect(selectionFromEvents(JSON.stringify(events))).toEqual([])
+    expect(selectionFromEvents(JSON.stringify([...events, call('c4', 'tool_search'), result('c4', good)]))).toEqual(['good'])
+  })
+})
