@@ -35,6 +35,8 @@ export interface HarnessOptions {
   readonly settings?: boolean
   /** Mount JSONL session persistence under this directory (see {@link tempDir}). */
   readonly persistenceRoot?: string
+  /** Its on-disk encoding: DSH's default zstd, or plain JSONL (`none`). */
+  readonly persistenceCompression?: 'zstd' | 'none'
   /** Fixture tools to register before the plugin loads (default: core + deferred fixtures). */
   readonly tools?: readonly FixtureTool[]
 }
@@ -79,7 +81,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   await ctx.plugin(ToolRuntime, { mode: options.mode ?? 'native' })
   await ctx.plugin(AgentRegistry)
   await ctx.plugin(AgentLoop, { agents: [] })
-  if (options.persistenceRoot !== undefined) await ctx.plugin(JsonlSessionPersistence, { root: options.persistenceRoot })
+  if (options.persistenceRoot !== undefined) {
+    await ctx.plugin(JsonlSessionPersistence, { root: options.persistenceRoot, compression: options.persistenceCompression ?? 'zstd' })
+  }
   if (options.settings === true) {
     const dir = await tempDir()
     cleanup.push(dir)
