@@ -11,7 +11,7 @@ import { reply, toolCall, toolCalls } from '../__test__/support/scripted-model.t
 
 const out = new URL('./sessions/', import.meta.url)
 
-async function native(): Promise<unknown[]> {
+async function native(): Promise<readonly unknown[]> {
   const harness = await createHarness()
   try {
     const { agent } = await harness.agent('native')
@@ -30,7 +30,7 @@ async function native(): Promise<unknown[]> {
   }
 }
 
-async function code(): Promise<unknown[]> {
+async function code(): Promise<readonly unknown[]> {
   const harness = await createHarness({ mode: 'code' })
   try {
     const { agent } = await harness.agent('code')
