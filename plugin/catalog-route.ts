@@ -15,6 +15,14 @@ import type { CatalogRow, ToolSearchView } from './view.ts'
 /** Longest `filter` the route accepts; a tool name is at most 64 characters. */
 const MAX_FILTER_CHARS = 200
 
+/**
+ * Longest tool name the catalog lists. DSH accepts any name, but no model API takes one over 64
+ * characters; a longer one is left out (counted in `total`, so `truncated` says so) rather than
+ * cut, since the page sets policies by exact name. With the row cap and the description cut this
+ * bounds a response to about 1.3 MB however hostile the catalog (every character escaped).
+ */
+const MAX_LISTED_NAME_CHARS = 256
+
 /** The structural slices of the DSH services this route uses; neither package is a dependency. */
 interface WebServer {
   register(route: { kind: 'exact'; path: string; handler: (req: IncomingMessage, res: ServerResponse) => Promise<void> }): () => void
@@ -86,12 +94,13 @@ function catalogResponse(rows: readonly CatalogRow[], agents: number, filter: st
   const matching = needle === ''
     ? rows
     : rows.filter(row => row.name.toLowerCase().includes(needle) || row.description.toLowerCase().includes(needle))
+  const listed = matching.filter(row => row.name.length <= MAX_LISTED_NAME_CHARS).slice(0, CATALOG_MAX_ROWS)
   return {
     schemaVersion: 1,
     agents,
     total: matching.length,
-    truncated: matching.length > CATALOG_MAX_ROWS,
-    tools: matching.slice(0, CATALOG_MAX_ROWS).map(row => ({
+    truncated: listed.length < matching.length,
+    tools: listed.map(row => ({
       name: row.name,
       description: shortDescription(row.description),
       policy: row.policy,

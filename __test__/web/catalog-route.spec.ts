@@ -123,6 +123,25 @@ describe('GET /tool-search/catalog', () => {
     expect((await ask(port, `${CATALOG_ROUTE_PATH}?filter=${'x'.repeat(201)}`)).status).toBe(400)
   })
 
+  it('keeps a hostile catalog\'s response bounded: over-long names left out and counted, descriptions cut however they escape', async () => {
+    harness = await createHarness({ tools: [] })
+    const escaped = '\u0001\u0002"\\'.repeat(2000)
+    for (let i = 0; i < 600; i += 1) {
+      harness.ctx.tools.register(fixtureTool({ name: `mcp__${'x'.repeat(240)}__${String(i).padStart(4, '0')}`, description: escaped }))
+    }
+    harness.ctx.tools.register(fixtureTool({ name: `mcp__long__${'n'.repeat(100_000)}`, description: 'A tool no model API would accept.' }))
+    const port = await serve(harness)
+    const answer = await ask(port, CATALOG_ROUTE_PATH)
+    expect(answer.status).toBe(200)
+    const body = JSON.parse(answer.body) as CatalogResponse
+    expect(body).toMatchObject({ total: 603, truncated: true })
+    expect(body.tools).toHaveLength(CATALOG_MAX_ROWS)
+    expect(body.tools.some(row => row.name.startsWith('mcp__long__'))).toBe(false)
+    expect(Buffer.byteLength(answer.body)).toBeLessThan(1.5 * 2 ** 20)
+    const long = await ask(port, `${CATALOG_ROUTE_PATH}?filter=mcp__long__`)
+    expect(JSON.parse(long.body)).toMatchObject({ total: 1, truncated: true, tools: [] })
+  })
+
   it('lists the default preset\'s standing view where the web profile mounts tools', async () => {
     harness = await createHarness({ tools: [] })
     const { agent } = await harness.agent('standing')
