@@ -14,16 +14,16 @@ export const help = `Usage: dsh-tool-search explain "<query>" <tool> [options]
 
 Shows where <tool> ranks for the query and why: its score, each query term it matched with
 the term's weight (idf), its share of the score and where in the tool it was found (name,
-description, parameter names, schema text), the tools ranked above it, and the text the
-tool is indexed under.
+description, parameter names, schema text), the query terms it lacks (words its definition
+could add), the tools ranked above it, and the text the tool is indexed under.
 
 Options:
   -c, --catalog FILE     tools to rank (repeatable; - reads standard input); default: the
                          embedded DSH and GitHub MCP catalog (see: dsh-tool-search search --help)
       --mcp-server NAME  the catalog is an MCP server's tools/list, named as DSH names it
       --json             print the core's explanation: {query, name, rank, score, exact, fused,
-                         terms: [{term, queryWord, kind, idf, contribution, fields}], text,
-                         matches, above}
+                         terms: [{term, queryWord, kind, idf, contribution, fields}],
+                         missing: [{term, queryWord, idf}], text, matches, above}
   -h, --help             show this help`
 
 /**
@@ -54,6 +54,10 @@ export function run({ values, positionals }) {
       .sort((a, b) => b.contribution - a.contribution)
       .map(t => [t.term, t.queryWord, t.kind, t.idf.toFixed(3), score(t.contribution), String(t.fields.name), String(t.fields.description), String(t.fields.parameter), String(t.fields.schema)])
     lines.push('', 'Matched terms (occurrences per field):', ...table([['term', 'from', 'kind', 'idf', 'share', 'name', 'description', 'parameter', 'schema'], ...rows], { right: [3, 4, 5, 6, 7, 8] }).map(line => `  ${line}`))
+  }
+  if (explained.missing.length > 0) {
+    const rows = explained.missing.map(m => [m.term, m.queryWord, m.idf === null ? 'in no tool' : m.idf.toFixed(3)])
+    lines.push('', 'Query terms it lacks (a word its definition could add):', ...table([['term', 'from', 'idf'], ...rows], { right: [2] }).map(line => `  ${line}`))
   }
   if (above.length > 0) {
     const first = Math.max(0, above.length - SHOWN_ABOVE)
