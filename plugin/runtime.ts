@@ -12,9 +12,10 @@ import { AgentState, type AgentCatalog, type RegisteredTools } from './agent-sta
 import { IndexCache, buildCorpus } from './catalog.ts'
 import { TOOL_SEARCH_NAME, sameNames } from './config.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
-import { selectionFromEvents, type SearchHit } from './native.ts'
+import type { SearchHit } from './native.ts'
 import { selectedNames } from './payload.ts'
 import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
+import { replaySelection } from './replay.ts'
 import { codeLanguage, renderOfferedSdk } from './sdk.ts'
 import type { LiveSettings } from './settings.ts'
 import { createToolSearchTool, type SearchRequest } from './tool.ts'
@@ -133,7 +134,7 @@ export class ToolSearchRuntime {
 
   private replay(agent: Agent): string[] {
     try {
-      return selectionFromEvents(JSON.stringify(agent.session.events))
+      return replaySelection(agent.session.events)
     } catch (error) {
       this.ctx.logger.warn(`dsh-tool-search: could not replay the selection of ${agent.id}; starting empty: ${message(error)}`)
       return []
