@@ -2,8 +2,12 @@
 //!
 //! Everything behind it is ordinary Rust that `cargo test` exercises without Node; the modules
 //! are public so the fuzz targets (fuzz/) can drive them too, built without the `node` feature
-//! and so without this boundary. Every export that does work is built with `catch_unwind`, so
-//! even a bug that panics reaches JavaScript as an `Error` instead of aborting the host process.
+//! and so without this boundary. Every export is built with `catch_unwind`, getters included, so
+//! even a bug that panics reaches JavaScript as an `Error` instead of aborting the host process
+//! (a panic unwinding into Node-API's C frames would abort it). What `catch_unwind` cannot catch
+//! is kept out by construction: nothing in the core recurses on its input (the JSON reader, the
+//! schema walk and the drop of a document all use heap, not the call stack), and the limits in
+//! `limits.rs` bound memory.
 
 pub mod bm25;
 pub mod catalog;
@@ -71,14 +75,14 @@ pub mod node {
         }
 
         /// Number of distinct tools indexed.
-        #[napi(getter)]
+        #[napi(getter, catch_unwind)]
         pub fn size(&self) -> u32 {
             self.index.len() as u32
         }
 
         /// What the index left out of an oversized catalog, one sentence each: tools past the
         /// tool limit, schema text past the depth limit. Empty for any real catalog; log it once.
-        #[napi(getter)]
+        #[napi(getter, catch_unwind)]
         pub fn warnings(&self) -> Vec<String> {
             self.index.warnings().to_vec()
         }
@@ -99,13 +103,13 @@ pub mod node {
         }
 
         /// The projected text a tool is indexed under, or null for an unknown name.
-        #[napi(js_name = "searchText")]
+        #[napi(js_name = "searchText", catch_unwind)]
         pub fn search_text(&self, name: String) -> Option<String> {
             self.index.search_text(&name).map(str::to_string)
         }
 
         /// Every indexed tool name, in catalog order.
-        #[napi]
+        #[napi(catch_unwind)]
         pub fn names(&self) -> Vec<String> {
             self.index.names().map(str::to_string).collect()
         }
