@@ -23,6 +23,7 @@ import type { ToolSearchView } from './view.ts'
 import { VisibilityPolicy } from './visibility.ts'
 
 const NOTHING_SELECTED: ReadonlySet<string> = new Set()
+const MAX_REPORTED_WARNINGS = 1000
 
 interface Attachment {
   readonly state: AgentState
@@ -209,6 +210,9 @@ export class ToolSearchRuntime {
 
   private warnOnce(warning: string): void {
     if (this.reported.has(warning)) return
+    // A registry that keeps adding new odd tools keeps producing new sentences; forgetting them
+    // all now and then costs a repeated log line, not memory that grows for the process's life.
+    if (this.reported.size >= MAX_REPORTED_WARNINGS) this.reported.clear()
     this.reported.add(warning)
     this.ctx.logger.warn(`dsh-tool-search: ${warning}`)
   }

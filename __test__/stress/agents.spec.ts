@@ -89,7 +89,7 @@ class Observations {
   readonly requests: RequestRecord[] = []
   /** Per Agent, the earliest clock its next prompt may have been assembled at. */
   readonly since = new Map<string, number>()
-  readonly counts = { searches: 0, uses: 0, registrations: 0, unregistrations: 0, settingsChanges: 0 }
+  readonly counts = { searches: 0, failedSearches: 0, uses: 0, registrations: 0, unregistrations: 0, settingsChanges: 0 }
 
   tick(): number {
     this.clock += 1
@@ -299,6 +299,7 @@ describe('50 Agents under registry and settings churn', () => {
     h.ctx.llm.registerAdapter(['policy'], new PolicyModel(seen, () => { confirmSettings(h, seen) }))
     h.ctx.on('tools/result', (exec, result) => {
       if (exec.agent === undefined) return
+      if (exec.name === 'tool_search' && result.isError) seen.counts.failedSearches += 1
       if (exec.name === 'tool_search' && !result.isError) {
         const names = (result.value as { tools: { name: string }[] }).tools.map(tool => tool.name)
         const mine = seen.committed.get(exec.agent.id) ?? new Map<string, number>()
@@ -389,6 +390,8 @@ describe('50 Agents under registry and settings churn', () => {
     console.log(`stress figures: ${JSON.stringify(figures)}`)
 
     expect(requests).toBeGreaterThanOrEqual(AGENTS * TURNS * ROUNDS * 2)
+    // Re-registering tool_search for a new defaultLimit never fails a search in flight.
+    expect(seen.counts.failedSearches).toBe(0)
     expect(seen.counts.registrations + seen.counts.unregistrations).toBeGreaterThan(AGENTS * ROUNDS)
     expect(seen.counts.settingsChanges).toBeGreaterThan(ROUNDS * 3)
     expect(listeners).toEqual(listeners.map(() => listenersBefore))
