@@ -1,31 +1,53 @@
-//! The inverted index: built once per catalog, then searched many times (see `search.rs`).
+//! The inverted index: built once per catalog (see `build.rs`), then searched many times (see
+//! `search.rs`).
 //!
 //! Each term keeps a postings list of the documents that contain it, with its frequency in each
 //! field, so a search reads only its own terms' postings. Everything that depends on the whole
 //! catalog (field-length averages, idf) is fixed at build time, from integer totals, so the same
 //! tools in any order give the same index.
 
-use crate::bm25;
-use crate::catalog::{self, CatalogError, ToolSpec};
-use crate::document::{project, Field, FIELDS};
+use crate::catalog::{self, CatalogError};
+use crate::document::FIELDS;
 use crate::hash::FastMap;
-use crate::hash::FastSet;
-use crate::json::Json;
-use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
 use crate::params::Params;
-use crate::summary::summarize;
-use crate::text::{term_of, Analyzer, Piece};
 
 pub(crate) type DocId = u32;
 pub(crate) type TermId = u32;
 
 pub(crate) struct Doc {
-    pub name: String,
-    pub summary: String,
-    /// The projected text, kept for `search_text`.
-    pub text: String,
+    /// Name, summary and projected text, one after another in one allocation: an index holds a
+    /// document per tool, and three strings each made building and freeing one visibly slower.
+    strings: String,
+    name_end: u32,
+    summary_end: u32,
     /// Per field: weight / length normalization, so a term's fielded frequency is a dot product.
     pub field_factor: [f64; FIELDS],
+}
+
+impl Doc {
+    pub(crate) fn new(name: &str, summary: &str, text: &str) -> Doc {
+        let mut strings = String::with_capacity(name.len() + summary.len() + text.len());
+        strings.push_str(name);
+        strings.push_str(summary);
+        strings.push_str(text);
+        let name_end = name.len() as u32;
+        let summary_end = name_end + summary.len() as u32;
+        Doc { strings, name_end, summary_end, field_factor: [0.0; FIELDS] }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.strings[..self.name_end as usize]
+    }
+
+    /// The short description a hit carries.
+    pub fn summary(&self) -> &str {
+        &self.strings[self.name_end as usize..self.summary_end as usize]
+    }
+
+    /// The projected text, for `search_text`.
+    pub fn text(&self) -> &str {
+        &self.strings[self.summary_end as usize..]
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -46,11 +68,11 @@ pub enum TermKind {
 pub struct Index {
     pub(crate) params: Params,
     pub(crate) docs: Vec<Doc>,
-    pub(crate) by_name: FastMap<String, DocId>,
+    /// Document ids in name order, for exact-name lookups.
+    pub(crate) by_name: Vec<DocId>,
     pub(crate) terms: FastMap<String, TermId>,
     pub(crate) kinds: Vec<TermKind>,
-    /// By term id; each list in document order.
-    pub(crate) postings: Vec<Vec<Posting>>,
+    pub(crate) postings: Postings,
     pub(crate) idf: Vec<f64>,
     /// Word terms in text order, for prefix lookups.
     pub(crate) words_sorted: Vec<(Box<str>, TermId)>,
@@ -70,67 +92,9 @@ impl Index {
         Ok(Self::build(&json, &tools, params))
     }
 
-    pub(crate) fn build(json: &Json, tools: &[ToolSpec], params: Params) -> Index {
-        let mut index = Index {
-            params,
-            docs: Vec::with_capacity(tools.len()),
-            by_name: FastMap::default(),
-            terms: FastMap::default(),
-            kinds: Vec::new(),
-            postings: Vec::new(),
-            idf: Vec::new(),
-            words_sorted: Vec::new(),
-            warnings: Vec::new(),
-        };
-        let mut builder = Builder::default();
-        let mut lengths: Vec<[usize; FIELDS]> = Vec::with_capacity(tools.len().min(MAX_TOOLS));
-        let mut too_deep: Vec<&str> = Vec::new();
-        let mut left_out: FastSet<&str> = FastSet::default();
-        for tool in tools {
-            if index.by_name.contains_key(tool.name) {
-                continue;
-            }
-            if index.docs.len() == MAX_TOOLS {
-                left_out.insert(tool.name);
-                continue;
-            }
-            let doc = index.docs.len() as DocId;
-            let projection = project(json, tool);
-            if projection.too_deep {
-                too_deep.push(tool.name);
-            }
-            builder.doc_terms.clear();
-            for (field, text) in projection.fields() {
-                builder.add_text(&mut index, field, text);
-            }
-            lengths.push(builder.field_lengths());
-            index.add_postings(doc, &mut builder.doc_terms);
-            index.by_name.insert(tool.name.to_string(), doc);
-            index.docs.push(Doc {
-                name: tool.name.to_string(),
-                summary: summarize(tool.description),
-                text: projection.text,
-                field_factor: [0.0; FIELDS],
-            });
-        }
-        index.normalize_lengths(&lengths);
-        let n = index.docs.len();
-        index.idf = index.postings.iter().map(|list| bm25::idf(n, list.len())).collect();
-        let mut words: Vec<(Box<str>, TermId)> = index
-            .terms
-            .iter()
-            .filter(|(_, &id)| index.kinds[id as usize] == TermKind::Word)
-            .map(|(text, &id)| (text.as_str().into(), id))
-            .collect();
-        words.sort_unstable();
-        index.words_sorted = words;
-        index.warnings = warnings(&too_deep, left_out.len());
-        index
-    }
-
     /// Fixes each document's field factors once every length is known. Integer totals keep the
     /// averages independent of catalog order.
-    fn normalize_lengths(&mut self, lengths: &[[usize; FIELDS]]) {
+    pub(crate) fn normalize_lengths(&mut self, lengths: &[[usize; FIELDS]]) {
         let n = lengths.len().max(1) as f64;
         let mut avg = [0.0; FIELDS];
         for (f, slot) in avg.iter_mut().enumerate() {
@@ -147,30 +111,17 @@ impl Index {
         }
     }
 
-    fn term_id(&mut self, term: &str, kind: TermKind) -> TermId {
+    pub(crate) fn term_id(&mut self, term: &str, kind: TermKind) -> TermId {
         if let Some(&id) = self.terms.get(term) {
             if kind == TermKind::Word {
                 self.kinds[id as usize] = TermKind::Word;
             }
             return id;
         }
-        let id = self.postings.len() as TermId;
+        let id = self.kinds.len() as TermId;
         self.terms.insert(term.to_string(), id);
-        self.postings.push(Vec::new());
         self.kinds.push(kind);
         id
-    }
-
-    /// Adds one posting per distinct term of a document, with its per-field frequencies.
-    fn add_postings(&mut self, doc: DocId, terms: &mut [(TermId, Field)]) {
-        terms.sort_unstable_by_key(|&(term, _)| term);
-        for run in terms.chunk_by(|a, b| a.0 == b.0) {
-            let mut tf = [0; FIELDS];
-            for &(_, field) in run {
-                tf[field as usize] += 1;
-            }
-            self.postings[run[0].0 as usize].push(Posting { doc, tf });
-        }
     }
 
     pub fn len(&self) -> usize {
@@ -179,7 +130,7 @@ impl Index {
 
     /// Every indexed tool name, in catalog order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.docs.iter().map(|doc| doc.name.as_str())
+        self.docs.iter().map(Doc::name)
     }
 
     /// What this index left out under a soft limit, one sentence each (empty for any real catalog).
@@ -189,108 +140,62 @@ impl Index {
 
     /// The projected text a tool is indexed under.
     pub fn search_text(&self, name: &str) -> Option<&str> {
-        self.by_name.get(name).map(|&doc| self.docs[doc as usize].text.as_str())
+        self.doc_named(name).map(|doc| self.docs[doc as usize].text())
+    }
+
+    /// The document of the tool called exactly `name`.
+    pub(crate) fn doc_named(&self, name: &str) -> Option<DocId> {
+        let at = self.by_name.binary_search_by(|&doc| self.docs[doc as usize].name().cmp(name)).ok()?;
+        Some(self.by_name[at])
     }
 
     /// A term's postings entry for one document, if the document contains it.
     pub(crate) fn posting(&self, term: TermId, doc: DocId) -> Option<&Posting> {
-        let list = &self.postings[term as usize];
+        let list = self.postings.of(term);
         list.binary_search_by_key(&doc, |p| p.doc).ok().map(|i| &list[i])
     }
 }
 
-/// At most two sentences however many tools are affected: a caller logs them, and a catalog of
-/// 100,000 odd tools must not become 100,000 log lines.
-fn warnings(too_deep: &[&str], left_out: usize) -> Vec<String> {
-    let mut warnings = Vec::new();
-    match too_deep {
-        [] => {}
-        [name] => warnings.push(format!(
-            "the schema of {} nests deeper than {MAX_SCHEMA_DEPTH} levels; its text below that depth is not searchable",
-            quoted(name)
-        )),
-        names => {
-            const SHOWN: usize = 5;
-            let mut listed: Vec<String> = names.iter().take(SHOWN).map(|name| quoted(name)).collect();
-            if names.len() > SHOWN {
-                listed.push(format!("and {} more", names.len() - SHOWN));
-            }
-            warnings.push(format!(
-                "the schemas of {} tools nest deeper than {MAX_SCHEMA_DEPTH} levels; their text below that depth is not searchable: {}",
-                names.len(),
-                listed.join(", ")
-            ));
-        }
-    }
-    if left_out > 0 {
-        warnings.push(format!(
-            "the catalog holds {} tools; the first {MAX_TOOLS} in catalog order are indexed and the other {left_out} are not searchable",
-            MAX_TOOLS + left_out
-        ));
-    }
-    warnings
-}
-
-/// A tool name for a message: quoted and escaped, and cut when it is unreasonably long.
-fn quoted(name: &str) -> String {
-    const MAX_CHARS: usize = 80;
-    match name.char_indices().nth(MAX_CHARS) {
-        Some((cut, _)) => format!("{:?}...", &name[..cut]),
-        None => format!("{name:?}"),
-    }
-}
-
-/// Per-build scratch state: the terms of the document being indexed and a cache from analyzer
-/// pieces to term ids, so a word the catalog repeats is resolved once per build.
+/// Every term's postings in one allocation: term `t`'s list is `entries[starts[t]..starts[t + 1]]`,
+/// in document order. One flat array instead of a growing list per term: building it costs a
+/// counting sort rather than thousands of reallocations, and a search reads contiguous memory.
 #[derive(Default)]
-struct Builder {
-    analyzer: Analyzer,
-    words: FastMap<String, Option<TermId>>,
-    verbatim: FastMap<String, TermId>,
-    /// (term, field) of every term occurrence in the current document.
-    doc_terms: Vec<(TermId, Field)>,
+pub(crate) struct Postings {
+    starts: Vec<u32>,
+    entries: Vec<Posting>,
 }
 
-impl Builder {
-    fn add_text(&mut self, index: &mut Index, field: Field, text: &str) {
-        let Builder { analyzer, words, verbatim, doc_terms } = self;
-        analyzer.pieces(text, |piece| {
-            let id = match piece {
-                Piece::Word(word) => match words.get(word) {
-                    Some(&id) => id,
-                    None => {
-                        let id = term_of(piece).map(|term| index.term_id(&term, TermKind::Word));
-                        words.insert(word.to_string(), id);
-                        id
-                    }
-                },
-                Piece::Whole(text) | Piece::Gram(text) => Some(match verbatim.get(text) {
-                    Some(&id) => id,
-                    None => {
-                        let id = index.term_id(text, TermKind::Verbatim);
-                        verbatim.insert(text.to_string(), id);
-                        id
-                    }
-                }),
-            };
-            if let Some(id) = id {
-                doc_terms.push((id, field));
-            }
-        });
+impl Postings {
+    /// Groups `(term, posting)` pairs by term, keeping their order (document order) within each.
+    pub(crate) fn group(terms: usize, pairs: Vec<(TermId, Posting)>) -> Postings {
+        let mut starts = vec![0u32; terms + 1];
+        for &(term, _) in &pairs {
+            starts[term as usize + 1] += 1;
+        }
+        for t in 1..=terms {
+            starts[t] += starts[t - 1];
+        }
+        let mut cursor = starts.clone();
+        let mut entries = vec![Posting { doc: 0, tf: [0; FIELDS] }; pairs.len()];
+        for (term, posting) in pairs {
+            let slot = &mut cursor[term as usize];
+            entries[*slot as usize] = posting;
+            *slot += 1;
+        }
+        Postings { starts, entries }
     }
 
-    fn field_lengths(&self) -> [usize; FIELDS] {
-        let mut lengths = [0; FIELDS];
-        for &(_, field) in &self.doc_terms {
-            lengths[field as usize] += 1;
-        }
-        lengths
+    /// The postings of `term`, in document order.
+    pub(crate) fn of(&self, term: TermId) -> &[Posting] {
+        let t = term as usize;
+        &self.entries[self.starts[t] as usize..self.starts[t + 1] as usize]
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
 
     #[test]
     fn postings_record_frequency_per_field() {

@@ -12,6 +12,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
 
 use crate::limits::MAX_SCHEMA_DEPTH;
 
@@ -23,24 +24,29 @@ pub const MAX_JSON_DEPTH: usize = 4 * MAX_SCHEMA_DEPTH;
 /// Index of a node in [`Json::nodes`].
 pub type NodeId = usize;
 
-/// One parsed JSON value. Containers refer to their children by [`NodeId`]. Strings without
-/// escapes borrow the input text instead of copying it: most catalog text is plain, and
-/// allocating every string was the largest cost of building an index.
+/// One parsed JSON value. A container holds the range of its children in the document's shared
+/// child lists, so a whole document costs a handful of allocations, not one per container.
+/// Strings without escapes borrow the input text instead of copying it: most catalog text is
+/// plain, and allocating every string was the largest cost of building an index.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Node<'a> {
     Null,
     Bool(bool),
     Number(f64),
     String(Cow<'a, str>),
-    Array(Vec<NodeId>),
-    /// Members in document order; a repeated key keeps every occurrence (see [`Json::get`]).
-    Object(Vec<(Cow<'a, str>, NodeId)>),
+    /// Its items: a range of [`Json::items`].
+    Array(Range<usize>),
+    /// Its members, in document order: a range of [`Json::members`]. A repeated key keeps every
+    /// occurrence (see [`Json::get`]).
+    Object(Range<usize>),
 }
 
 /// A parsed JSON document, borrowing the text it was parsed from.
 #[derive(Debug)]
 pub struct Json<'a> {
     nodes: Vec<Node<'a>>,
+    items: Vec<NodeId>,
+    members: Vec<(Cow<'a, str>, NodeId)>,
     root: NodeId,
 }
 
@@ -60,7 +66,17 @@ impl fmt::Display for JsonError {
 
 impl<'a> Json<'a> {
     pub fn parse(text: &'a str) -> Result<Json<'a>, JsonError> {
-        Parser { text: text.as_bytes(), source: text, pos: 0, nodes: Vec::new() }.document()
+        let parser = Parser {
+            text: text.as_bytes(),
+            source: text,
+            pos: 0,
+            nodes: Vec::new(),
+            items: Vec::new(),
+            members: Vec::new(),
+            open_items: Vec::new(),
+            open_members: Vec::new(),
+        };
+        parser.document()
     }
 
     pub fn root(&self) -> NodeId {
@@ -74,10 +90,7 @@ impl<'a> Json<'a> {
     /// The member `key` of an object node. A repeated key resolves to its last occurrence, as in
     /// `JSON.parse`, so both sides of the Node-API boundary read the same value.
     pub fn get(&self, id: NodeId, key: &str) -> Option<NodeId> {
-        match &self.nodes[id] {
-            Node::Object(members) => members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v),
-            _ => None,
-        }
+        self.members(id)?.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
     }
 
     pub fn str_of(&self, id: NodeId) -> Option<&str> {
@@ -89,14 +102,14 @@ impl<'a> Json<'a> {
 
     pub fn items(&self, id: NodeId) -> Option<&[NodeId]> {
         match &self.nodes[id] {
-            Node::Array(items) => Some(items),
+            Node::Array(range) => Some(&self.items[range.clone()]),
             _ => None,
         }
     }
 
     pub fn members(&self, id: NodeId) -> Option<&[(Cow<'a, str>, NodeId)]> {
         match &self.nodes[id] {
-            Node::Object(members) => Some(members),
+            Node::Object(range) => Some(&self.members[range.clone()]),
             _ => None,
         }
     }
@@ -119,10 +132,12 @@ impl<'a> Json<'a> {
     }
 }
 
-/// A container that is still being read.
+/// A container that is still being read; its children so far are the tail of the parser's
+/// `open_items` or `open_members` from `start` on (a nested container's children stack above
+/// its parent's, and leave when it closes).
 enum Open<'a> {
-    Array(Vec<NodeId>),
-    Object { members: Vec<(Cow<'a, str>, NodeId)>, key: Option<Cow<'a, str>> },
+    Array { start: usize },
+    Object { start: usize, key: Option<Cow<'a, str>> },
 }
 
 struct Parser<'a> {
@@ -130,6 +145,10 @@ struct Parser<'a> {
     source: &'a str,
     pos: usize,
     nodes: Vec<Node<'a>>,
+    items: Vec<NodeId>,
+    members: Vec<(Cow<'a, str>, NodeId)>,
+    open_items: Vec<NodeId>,
+    open_members: Vec<(Cow<'a, str>, NodeId)>,
 }
 
 impl<'a> Parser<'a> {
@@ -139,7 +158,7 @@ impl<'a> Parser<'a> {
         if self.pos < self.text.len() {
             return Err(self.error("unexpected text after the JSON value"));
         }
-        Ok(Json { nodes: self.nodes, root })
+        Ok(Json { nodes: self.nodes, items: self.items, members: self.members, root })
     }
 
     /// Reads one value of any depth without recursion.
@@ -158,9 +177,9 @@ impl<'a> Parser<'a> {
                     self.skip_ws();
                     if self.peek() == Some(b']') {
                         self.pos += 1;
-                        Some(self.push(Node::Array(Vec::new())))
+                        Some(self.push(Node::Array(0..0)))
                     } else {
-                        open.push(Open::Array(Vec::new()));
+                        open.push(Open::Array { start: self.open_items.len() });
                         None
                     }
                 }
@@ -169,10 +188,10 @@ impl<'a> Parser<'a> {
                     self.skip_ws();
                     if self.peek() == Some(b'}') {
                         self.pos += 1;
-                        Some(self.push(Node::Object(Vec::new())))
+                        Some(self.push(Node::Object(0..0)))
                     } else {
                         let key = self.key()?;
-                        open.push(Open::Object { members: Vec::new(), key: Some(key) });
+                        open.push(Open::Object { start: self.open_members.len(), key: Some(key) });
                         None
                     }
                 }
@@ -183,29 +202,33 @@ impl<'a> Parser<'a> {
                 let Some(top) = open.last_mut() else { return Ok(id) };
                 self.skip_ws();
                 match top {
-                    Open::Array(items) => {
-                        items.push(id);
+                    Open::Array { start } => {
+                        let start = *start;
+                        self.open_items.push(id);
                         match self.bump() {
                             Some(b',') => {}
                             Some(b']') => {
-                                let Some(Open::Array(items)) = open.pop() else { unreachable!() };
-                                done = Some(self.push(Node::Array(items)));
+                                open.pop();
+                                let first = self.items.len();
+                                self.items.extend(self.open_items.drain(start..));
+                                done = Some(self.push(Node::Array(first..self.items.len())));
                             }
                             got => return Err(self.unexpected(got, "expected ',' or ']' in an array")),
                         }
                     }
-                    Open::Object { members, key } => {
-                        members.push((key.take().unwrap_or_default(), id));
+                    Open::Object { start, key } => {
+                        let start = *start;
+                        self.open_members.push((key.take().unwrap_or_default(), id));
                         match self.bump() {
                             Some(b',') => {
                                 self.skip_ws();
                                 *key = Some(self.key()?);
                             }
                             Some(b'}') => {
-                                let Some(Open::Object { members, .. }) = open.pop() else {
-                                    unreachable!()
-                                };
-                                done = Some(self.push(Node::Object(members)));
+                                open.pop();
+                                let first = self.members.len();
+                                self.members.extend(self.open_members.drain(start..));
+                                done = Some(self.push(Node::Object(first..self.members.len())));
                             }
                             got => {
                                 return Err(self.unexpected(got, "expected ',' or '}' in an object"))

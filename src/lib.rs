@@ -10,6 +10,7 @@
 //! `limits.rs` bound memory.
 
 pub mod bm25;
+mod build;
 pub mod catalog;
 pub mod document;
 mod hash;

@@ -148,11 +148,11 @@ impl Index {
         if limit == 0 {
             return Vec::new();
         }
-        let exact = self.by_name.get(query.trim()).copied();
+        let exact = self.doc_named(query.trim());
         let (text, required) = match Query::parse(query) {
             // A tool literally named `select:...` is still an exact name.
             Query::Select(names) => {
-                let found = names.iter().filter_map(|name| self.by_name.get(*name).copied());
+                let found = names.iter().filter_map(|name| self.doc_named(name));
                 let listed = exact.into_iter().chain(found.filter(|&doc| Some(doc) != exact));
                 return listed.take(limit).map(|doc| self.hit(doc, 0.0)).collect();
             }
@@ -169,8 +169,8 @@ impl Index {
 
     /// Why `name` ranks where it does for `query`; `None` for a name the index does not hold.
     pub fn explain(&self, query: &str, name: &str) -> Option<Explanation<'_>> {
-        let &doc = self.by_name.get(name)?;
-        let text_of_doc = self.docs[doc as usize].text.as_str();
+        let doc = self.doc_named(name)?;
+        let text_of_doc = self.docs[doc as usize].text();
         let ranking = self.search(query, usize::MAX, &[]);
         let position = ranking.iter().position(|hit| hit.name == name);
         let (text, fused) = match Query::parse(query) {
@@ -192,7 +192,7 @@ impl Index {
             });
         });
         Some(Explanation {
-            name: &self.docs[doc as usize].name,
+            name: self.docs[doc as usize].name(),
             rank: position.map(|p| p + 1),
             score: position.map_or(0.0, |p| ranking[p].score),
             exact: query.trim() == name,
@@ -248,7 +248,7 @@ impl Index {
         let mut analyzer = Analyzer::new();
         self.query_terms(&mut analyzer, text, |qt| {
             let idf = self.idf[qt.id as usize] * qt.weight;
-            for posting in &self.postings[qt.id as usize] {
+            for posting in self.postings.of(qt.id) {
                 scores.add(posting.doc, self.term_score(idf, posting.doc, &posting.tf));
             }
         });
@@ -359,12 +359,12 @@ impl Index {
     }
 
     fn name(&self, doc: DocId) -> &str {
-        &self.docs[doc as usize].name
+        self.docs[doc as usize].name()
     }
 
     fn hit(&self, doc: DocId, score: f64) -> Hit<'_> {
         let doc = &self.docs[doc as usize];
-        Hit { name: &doc.name, summary: &doc.summary, score }
+        Hit { name: doc.name(), summary: doc.summary(), score }
     }
 }
 

@@ -1,0 +1,295 @@
+//! Building an [`Index`] from a parsed catalog.
+//!
+//! Each tool is analyzed on its own (projection, pieces, terms, per-field frequencies), so large
+//! catalogs are split into contiguous chunks analyzed on several threads. Each chunk numbers the
+//! terms it meets in its own order; merging the chunks in catalog order then gives every term
+//! the id a single pass would have given it, so the index is the same whatever the thread count.
+
+use crate::bm25;
+use crate::catalog::ToolSpec;
+use crate::document::{project, Field, FIELDS};
+use crate::hash::{FastMap, FastSet};
+use crate::index::{Doc, DocId, Index, Posting, Postings, TermId, TermKind};
+use crate::json::Json;
+use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
+use crate::params::Params;
+use crate::summary::summarize;
+use crate::text::{term_of, Analyzer, Piece};
+
+/// Catalogs smaller than this are analyzed on the calling thread: a thread costs more to start
+/// than a few hundred tools take to analyze.
+const TOOLS_PER_THREAD: usize = 256;
+/// More threads than this gain little: the merge that follows is sequential.
+const MAX_THREADS: usize = 4;
+
+impl Index {
+    pub(crate) fn build(json: &Json, tools: &[ToolSpec], params: Params) -> Index {
+        Self::build_on(json, tools, params, threads_for(tools.len()))
+    }
+
+    fn build_on(json: &Json, tools: &[ToolSpec], params: Params, threads: usize) -> Index {
+        let (selected, left_out) = select(tools);
+        let chunks = analyze_in_chunks(json, &selected, threads);
+        let mut index = Index {
+            params,
+            docs: Vec::with_capacity(selected.len()),
+            by_name: Vec::new(),
+            terms: FastMap::default(),
+            kinds: Vec::new(),
+            postings: Postings::default(),
+            idf: Vec::new(),
+            words_sorted: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let mut lengths: Vec<[usize; FIELDS]> = Vec::with_capacity(selected.len());
+        let mut postings: Vec<(TermId, Posting)> = Vec::new();
+        let mut too_deep: Vec<&str> = Vec::new();
+        for chunk in chunks {
+            // Local term ids to global ones, in the chunk's own order of first appearance.
+            let global: Vec<TermId> = chunk.terms.iter().map(|(text, kind)| index.term_id(text, *kind)).collect();
+            for analyzed in chunk.docs {
+                let doc = index.docs.len() as DocId;
+                postings.extend(analyzed.postings.iter().map(|&(term, tf)| (global[term as usize], Posting { doc, tf })));
+                lengths.push(analyzed.lengths);
+                if analyzed.too_deep {
+                    too_deep.push(selected[doc as usize].name);
+                }
+                index.docs.push(analyzed.doc);
+            }
+        }
+        index.normalize_lengths(&lengths);
+        index.postings = Postings::group(index.kinds.len(), postings);
+        let n = index.docs.len();
+        index.idf = (0..index.kinds.len()).map(|t| bm25::idf(n, index.postings.of(t as TermId).len())).collect();
+        let mut by_name: Vec<DocId> = (0..n as DocId).collect();
+        by_name.sort_unstable_by(|&a, &b| index.docs[a as usize].name().cmp(index.docs[b as usize].name()));
+        index.by_name = by_name;
+        let mut words: Vec<(Box<str>, TermId)> = index
+            .terms
+            .iter()
+            .filter(|(_, &id)| index.kinds[id as usize] == TermKind::Word)
+            .map(|(text, &id)| (text.as_str().into(), id))
+            .collect();
+        words.sort_unstable();
+        index.words_sorted = words;
+        index.warnings = warnings(&too_deep, left_out);
+        index
+    }
+}
+
+/// The tools to index: the first of each name, up to [`MAX_TOOLS`]; and how many were left out
+/// for the limit.
+fn select<'j, 't>(tools: &'t [ToolSpec<'j>]) -> (Vec<&'t ToolSpec<'j>>, usize) {
+    let mut seen: FastSet<&str> = FastSet::default();
+    let mut selected = Vec::with_capacity(tools.len().min(MAX_TOOLS));
+    let mut left_out = 0;
+    for tool in tools {
+        if !seen.insert(tool.name) {
+            continue;
+        }
+        if selected.len() == MAX_TOOLS {
+            left_out += 1;
+        } else {
+            selected.push(tool);
+        }
+    }
+    (selected, left_out)
+}
+
+fn threads_for(tools: usize) -> usize {
+    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (tools / TOOLS_PER_THREAD).clamp(1, available.min(MAX_THREADS))
+}
+
+fn analyze_in_chunks(json: &Json, tools: &[&ToolSpec], threads: usize) -> Vec<Chunk> {
+    if threads <= 1 || tools.is_empty() {
+        return vec![Chunk::analyze(json, tools)];
+    }
+    let size = tools.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = tools.chunks(size).map(|part| scope.spawn(move || Chunk::analyze(json, part))).collect();
+        // A worker's panic resumes here, on the caller's thread, where the Node-API boundary
+        // turns it into a JavaScript error.
+        workers.into_iter().map(|worker| worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    })
+}
+
+/// The analysis of a run of consecutive tools, with term ids local to it.
+#[derive(Default)]
+struct Chunk {
+    /// Its terms in order of first appearance; a term's local id is its position here.
+    terms: Vec<(String, TermKind)>,
+    docs: Vec<Analyzed>,
+}
+
+/// One tool, analyzed.
+struct Analyzed {
+    doc: Doc,
+    lengths: [usize; FIELDS],
+    /// One entry per distinct term: its local id and its frequency in each field.
+    postings: Vec<(TermId, [u32; FIELDS])>,
+    too_deep: bool,
+}
+
+impl Chunk {
+    fn analyze(json: &Json, tools: &[&ToolSpec]) -> Chunk {
+        let mut builder = Builder::default();
+        let docs = tools.iter().map(|tool| builder.analyze(json, tool)).collect();
+        Chunk { terms: builder.terms, docs }
+    }
+}
+
+/// Scratch state of one chunk's analysis: its vocabulary, and caches from analyzer pieces to term
+/// ids, so a word the catalog repeats is resolved once.
+#[derive(Default)]
+struct Builder {
+    analyzer: Analyzer,
+    terms: Vec<(String, TermKind)>,
+    ids: FastMap<String, TermId>,
+    words: FastMap<String, Option<TermId>>,
+    verbatim: FastMap<String, TermId>,
+    /// (term, field) of every term occurrence in the tool being analyzed.
+    occurrences: Vec<(TermId, Field)>,
+}
+
+impl Builder {
+    fn analyze(&mut self, json: &Json, tool: &ToolSpec) -> Analyzed {
+        let projection = project(json, tool);
+        self.occurrences.clear();
+        for (field, text) in projection.fields() {
+            self.add_text(field, text);
+        }
+        let mut lengths = [0; FIELDS];
+        for &(_, field) in &self.occurrences {
+            lengths[field as usize] += 1;
+        }
+        self.occurrences.sort_unstable_by_key(|&(term, _)| term);
+        let postings = self
+            .occurrences
+            .chunk_by(|a, b| a.0 == b.0)
+            .map(|run| {
+                let mut tf = [0; FIELDS];
+                for &(_, field) in run {
+                    tf[field as usize] += 1;
+                }
+                (run[0].0, tf)
+            })
+            .collect();
+        let doc = Doc::new(tool.name, &summarize(tool.description), &projection.text);
+        Analyzed { doc, lengths, postings, too_deep: projection.too_deep }
+    }
+
+    fn add_text(&mut self, field: Field, text: &str) {
+        let Builder { analyzer, terms, ids, words, verbatim, occurrences } = self;
+        analyzer.pieces(text, |piece| {
+            let id = match piece {
+                Piece::Word(word) => match words.get(word) {
+                    Some(&id) => id,
+                    None => {
+                        let id = term_of(piece).map(|term| local_id(terms, ids, term, TermKind::Word));
+                        words.insert(word.to_string(), id);
+                        id
+                    }
+                },
+                Piece::Whole(text) | Piece::Gram(text) => Some(match verbatim.get(text) {
+                    Some(&id) => id,
+                    None => {
+                        let id = local_id(terms, ids, text.to_string(), TermKind::Verbatim);
+                        verbatim.insert(text.to_string(), id);
+                        id
+                    }
+                }),
+            };
+            if let Some(id) = id {
+                occurrences.push((id, field));
+            }
+        });
+    }
+}
+
+/// The chunk-local id of `term`, added if new. A term met as a word is a word, even if it was
+/// first met as a whole identifier (a stem and a joined name can spell the same).
+fn local_id(terms: &mut Vec<(String, TermKind)>, ids: &mut FastMap<String, TermId>, term: String, kind: TermKind) -> TermId {
+    if let Some(&id) = ids.get(term.as_str()) {
+        if kind == TermKind::Word {
+            terms[id as usize].1 = TermKind::Word;
+        }
+        return id;
+    }
+    let id = terms.len() as TermId;
+    ids.insert(term.clone(), id);
+    terms.push((term, kind));
+    id
+}
+
+/// At most two sentences however many tools are affected: a caller logs them, and a catalog of
+/// 100,000 odd tools must not become 100,000 log lines.
+fn warnings(too_deep: &[&str], left_out: usize) -> Vec<String> {
+    let mut warnings = Vec::new();
+    match too_deep {
+        [] => {}
+        [name] => warnings.push(format!(
+            "the schema of {} nests deeper than {MAX_SCHEMA_DEPTH} levels; its text below that depth is not searchable",
+            quoted(name)
+        )),
+        names => {
+            const SHOWN: usize = 5;
+            let mut listed: Vec<String> = names.iter().take(SHOWN).map(|name| quoted(name)).collect();
+            if names.len() > SHOWN {
+                listed.push(format!("and {} more", names.len() - SHOWN));
+            }
+            warnings.push(format!(
+                "the schemas of {} tools nest deeper than {MAX_SCHEMA_DEPTH} levels; their text below that depth is not searchable: {}",
+                names.len(),
+                listed.join(", ")
+            ));
+        }
+    }
+    if left_out > 0 {
+        warnings.push(format!(
+            "the catalog holds {} tools; the first {MAX_TOOLS} in catalog order are indexed and the other {left_out} are not searchable",
+            MAX_TOOLS + left_out
+        ));
+    }
+    warnings
+}
+
+/// A tool name for a message: quoted and escaped, and cut when it is unreasonably long.
+fn quoted(name: &str) -> String {
+    const MAX_CHARS: usize = 80;
+    match name.char_indices().nth(MAX_CHARS) {
+        Some((cut, _)) => format!("{:?}...", &name[..cut]),
+        None => format!("{name:?}"),
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+
+    #[test]
+    fn any_thread_count_builds_the_same_index() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/bfcl/bfcl-catalog.json")).unwrap();
+        let json = catalog::parse(&text).unwrap();
+        let tools = catalog::tools(&json).unwrap();
+        let one = Index::build_on(&json, &tools, Params::default(), 1);
+        for threads in [2, 3, 7] {
+            let many = Index::build_on(&json, &tools, Params::default(), threads);
+            assert_eq!(many.terms, one.terms, "{threads} threads: term ids");
+            assert_eq!(many.kinds, one.kinds);
+            assert_eq!(many.idf, one.idf);
+            for query in ["area of a circle", "convert currency", "math.factorial", "find restaurants near me. Also book a hotel"] {
+                assert_eq!(many.search(query, 20, &[]), one.search(query, 20, &[]), "{threads} threads: {query}");
+            }
+        }
+    }
+
+    #[test]
+    fn small_catalogs_stay_on_the_calling_thread() {
+        assert_eq!(threads_for(0), 1);
+        assert_eq!(threads_for(TOOLS_PER_THREAD - 1), 1);
+        assert!(threads_for(100_000) <= MAX_THREADS);
+    }
+}
