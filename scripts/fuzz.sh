@@ -26,8 +26,13 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
 
+mkdir -p fuzz/logs
 node fuzz/seeds.mjs
-cargo +nightly fuzz build 2>&1 | tail -n 1
+if ! cargo +nightly fuzz build >fuzz/logs/build.log 2>&1; then
+  grep -v '^ *[0-9]*: ' fuzz/logs/build.log | tail -n 30 >&2
+  echo "fuzz: the targets did not build; see fuzz/logs/build.log" >&2
+  exit 2
+fi
 
 # Longest input per target: a few real tools with their schemas, or a real session's tool events;
 # analyzer text is a query or a description.
@@ -38,7 +43,6 @@ max_len() {
   esac
 }
 
-mkdir -p fuzz/logs
 rows=()
 failed=0
 for target in "${targets[@]}"; do
