@@ -60,7 +60,8 @@ impl Index {
         index.normalize_lengths(&lengths);
         index.postings = Postings::group(index.kinds.len(), postings);
         let n = index.docs.len();
-        index.idf = (0..index.kinds.len()).map(|t| bm25::idf(n, index.postings.of(t as TermId).len())).collect();
+        index.idf = (0..index.kinds.len()).map(|t| bm25::idf(n, index.postings.count(t as TermId))).collect();
+        index.postings.weigh(&index.idf, &index.docs, index.params.k1);
         let mut by_name: Vec<DocId> = (0..n as DocId).collect();
         by_name.sort_unstable_by(|&a, &b| index.docs[a as usize].name().cmp(index.docs[b as usize].name()));
         index.by_name = by_name;

@@ -6,6 +6,7 @@
 //! catalog (field-length averages, idf) is fixed at build time, from integer totals, so the same
 //! tools in any order give the same index.
 
+use crate::bm25;
 use crate::catalog::{self, CatalogError};
 use crate::document::FIELDS;
 use crate::hash::FastMap;
@@ -50,6 +51,7 @@ impl Doc {
     }
 }
 
+/// One document's occurrences of one term, as the build collects them.
 #[derive(Clone, Copy)]
 pub(crate) struct Posting {
     pub doc: DocId,
@@ -149,20 +151,25 @@ impl Index {
         Some(self.by_name[at])
     }
 
-    /// A term's postings entry for one document, if the document contains it.
-    pub(crate) fn posting(&self, term: TermId, doc: DocId) -> Option<&Posting> {
-        let list = self.postings.of(term);
-        list.binary_search_by_key(&doc, |p| p.doc).ok().map(|i| &list[i])
+    /// Whether `doc` holds `term`.
+    pub(crate) fn holds(&self, term: TermId, doc: DocId) -> bool {
+        self.postings.find(term, doc).is_some()
     }
 }
 
-/// Every term's postings in one allocation: term `t`'s list is `entries[starts[t]..starts[t + 1]]`,
-/// in document order. One flat array instead of a growing list per term: building it costs a
-/// counting sort rather than thousands of reallocations, and a search reads contiguous memory.
+/// Every term's postings in flat arrays: term `t`'s postings are positions
+/// `starts[t]..starts[t + 1]`, in document order. Flat arrays instead of a growing list per
+/// term: building them costs a counting sort rather than thousands of reallocations. Documents,
+/// frequencies and impacts are kept apart so a search reads only what it sums: 12 bytes per
+/// posting, in order.
 #[derive(Default)]
 pub(crate) struct Postings {
     starts: Vec<u32>,
-    entries: Vec<Posting>,
+    docs: Vec<DocId>,
+    /// Frequency per field, for explanations.
+    tfs: Vec<[u32; FIELDS]>,
+    /// The term's whole BM25F contribution to the document, fixed once the catalog is known.
+    impacts: Vec<f64>,
 }
 
 impl Postings {
@@ -176,19 +183,50 @@ impl Postings {
             starts[t] += starts[t - 1];
         }
         let mut cursor = starts.clone();
-        let mut entries = vec![Posting { doc: 0, tf: [0; FIELDS] }; pairs.len()];
+        let mut docs = vec![0; pairs.len()];
+        let mut tfs = vec![[0; FIELDS]; pairs.len()];
         for (term, posting) in pairs {
             let slot = &mut cursor[term as usize];
-            entries[*slot as usize] = posting;
+            docs[*slot as usize] = posting.doc;
+            tfs[*slot as usize] = posting.tf;
             *slot += 1;
         }
-        Postings { starts, entries }
+        Postings { starts, docs, tfs, impacts: Vec::new() }
     }
 
-    /// The postings of `term`, in document order.
-    pub(crate) fn of(&self, term: TermId) -> &[Posting] {
-        let t = term as usize;
-        &self.entries[self.starts[t] as usize..self.starts[t + 1] as usize]
+    fn range(&self, term: TermId) -> std::ops::Range<usize> {
+        self.starts[term as usize] as usize..self.starts[term as usize + 1] as usize
+    }
+
+    /// How many documents hold `term`.
+    pub(crate) fn count(&self, term: TermId) -> usize {
+        self.range(term).len()
+    }
+
+    /// The documents holding `term` with its impact in each, in document order.
+    pub(crate) fn scored(&self, term: TermId) -> impl Iterator<Item = (DocId, f64)> + '_ {
+        let range = self.range(term);
+        self.docs[range.clone()].iter().copied().zip(self.impacts[range].iter().copied())
+    }
+
+    /// `term`'s frequencies per field and impact in `doc`, if `doc` holds it.
+    pub(crate) fn find(&self, term: TermId, doc: DocId) -> Option<([u32; FIELDS], f64)> {
+        let range = self.range(term);
+        let at = range.start + self.docs[range].binary_search(&doc).ok()?;
+        Some((self.tfs[at], self.impacts[at]))
+    }
+
+    /// Fixes every posting's impact from its term's idf and its document's field factors.
+    pub(crate) fn weigh(&mut self, idf: &[f64], docs: &[Doc], k1: f64) {
+        let mut impacts = Vec::with_capacity(self.docs.len());
+        for (term, &idf) in idf.iter().enumerate() {
+            for at in self.range(term as TermId) {
+                let factor = &docs[self.docs[at] as usize].field_factor;
+                let fielded: f64 = (0..FIELDS).map(|f| self.tfs[at][f] as f64 * factor[f]).sum();
+                impacts.push(bm25::saturate(idf, fielded, k1));
+            }
+        }
+        self.impacts = impacts;
     }
 }
 
@@ -203,8 +241,10 @@ mod tests {
                            "parameters": {"properties": {"weather_kind": {"description": "which weather"}}}}]"#;
         let index = Index::from_catalog(catalog).unwrap();
         let term = index.terms["weather"];
-        let posting = index.posting(term, 0).unwrap();
-        assert_eq!(posting.tf, [1, 2, 1, 1]);
+        let (tf, impact) = index.postings.find(term, 0).unwrap();
+        assert_eq!(tf, [1, 2, 1, 1]);
+        assert!(impact > 0.0);
+        assert!(index.postings.find(term, 1).is_none());
         assert_eq!(index.kinds[term as usize], TermKind::Word);
         assert_eq!(index.kinds[index.terms["getweather"] as usize], TermKind::Verbatim);
     }

@@ -162,7 +162,7 @@ impl Index {
         let excluded: FastSet<&str> = exclude.iter().copied().collect();
         let candidates = scores.iter().filter(|&(doc, _)| Some(doc) != exact && !excluded.contains(self.name(doc)));
         let room = limit - usize::from(exact.is_some());
-        let ranked = self.top(candidates.map(|(doc, score)| (bm25::round6(score), doc)).collect(), room);
+        let ranked = self.top(candidates.map(|(doc, score)| (score, doc)).collect(), room);
         let exact = exact.map(|doc| (bm25::round6(scores.get(doc)), doc));
         exact.into_iter().chain(ranked).map(|(score, doc)| self.hit(doc, score)).collect()
     }
@@ -180,15 +180,14 @@ impl Index {
         let mut terms = Vec::new();
         let mut analyzer = Analyzer::new();
         self.query_terms(&mut analyzer, text, |qt| {
-            let Some(posting) = self.posting(qt.id, doc) else { return };
-            let idf = self.idf[qt.id as usize];
+            let Some((tf, impact)) = self.postings.find(qt.id, doc) else { return };
             terms.push(TermMatch {
                 term: self.term_text(qt.id).to_string(),
                 query_word: qt.word.to_string(),
                 kind: qt.kind,
-                idf,
-                contribution: bm25::round6(self.term_score(idf * qt.weight, doc, &posting.tf)),
-                fields: posting.tf,
+                idf: self.idf[qt.id as usize],
+                contribution: bm25::round6(impact * qt.weight),
+                fields: tf,
             });
         });
         Some(Explanation {
@@ -211,7 +210,7 @@ impl Index {
             let (Piece::Word(word) | Piece::Gram(word)) = piece else { return };
             let Some(term) = term_of(piece) else { return };
             let id = self.terms.get(term.as_str()).copied();
-            if id.is_some_and(|id| self.posting(id, doc).is_some()) || missing.iter().any(|m| m.term == term) {
+            if id.is_some_and(|id| self.holds(id, doc)) || missing.iter().any(|m| m.term == term) {
                 return;
             }
             let idf = id.map(|id| bm25::round6(self.idf[id as usize]));
@@ -247,21 +246,14 @@ impl Index {
     fn score_into(&self, scores: &mut Scores, text: &str, required: &[String]) {
         let mut analyzer = Analyzer::new();
         self.query_terms(&mut analyzer, text, |qt| {
-            let idf = self.idf[qt.id as usize] * qt.weight;
-            for posting in self.postings.of(qt.id) {
-                scores.add(posting.doc, self.term_score(idf, posting.doc, &posting.tf));
+            for (doc, impact) in self.postings.scored(qt.id) {
+                scores.add(doc, impact * qt.weight);
             }
         });
         for term in required {
-            let holds = |doc: DocId| self.terms.get(term.as_str()).is_some_and(|&id| self.posting(id, doc).is_some());
+            let holds = |doc: DocId| self.terms.get(term.as_str()).is_some_and(|&id| self.holds(id, doc));
             scores.retain(holds);
         }
-    }
-
-    fn term_score(&self, idf: f64, doc: DocId, tf: &[u32; FIELDS]) -> f64 {
-        let factor = &self.docs[doc as usize].field_factor;
-        let fielded: f64 = (0..FIELDS).map(|f| tf[f] as f64 * factor[f]).sum();
-        bm25::saturate(idf, fielded, self.params.k1)
     }
 
     /// Calls `visit` with every index term the query text asks for: each piece's own term, and
@@ -293,7 +285,7 @@ impl Index {
         let whole = self.scores(text, required);
         let mut fused = Scores::new(self.docs.len());
         let mut add = |weight: f64, scores: &Scores| {
-            let ranked = self.top(scores.iter().map(|(d, s)| (bm25::round6(s), d)).collect(), p.fusion_depth);
+            let ranked = self.top(scores.iter().map(|(d, s)| (s, d)).collect(), p.fusion_depth);
             for (rank, (_, doc)) in ranked.into_iter().enumerate() {
                 fused.add(doc, weight * (p.fusion_k + 1.0) / (p.fusion_k + 1.0 + rank as f64));
             }
@@ -317,14 +309,23 @@ impl Index {
         fused
     }
 
-    /// The best `n` of `(score, doc)`, ordered by score, then name.
-    fn top(&self, mut ranked: Vec<(f64, DocId)>, n: usize) -> Vec<(f64, DocId)> {
-        let order = |a: &(f64, DocId), b: &(f64, DocId)| b.0.total_cmp(&a.0).then_with(|| self.name(a.1).cmp(self.name(b.1)));
-        if ranked.len() > n && n > 0 {
-            ranked.select_nth_unstable_by(n - 1, order);
+    /// The best `n` of raw `(score, doc)` pairs, with their scores rounded as reported, ordered
+    /// by rounded score, then name. Only candidates that can still round into the top `n` are
+    /// rounded and compared by name: names are compared only to break ties.
+    fn top(&self, mut raw: Vec<(f64, DocId)>, n: usize) -> Vec<(f64, DocId)> {
+        if n == 0 {
+            return Vec::new();
         }
+        if raw.len() > n {
+            raw.select_nth_unstable_by(n - 1, |a, b| b.0.total_cmp(&a.0));
+            // Scores that round to the same six decimals differ by less than 1e-6; a margin of
+            // twice that keeps every candidate that could tie with the n-th after rounding.
+            let floor = raw[n - 1].0 - 2e-6;
+            raw.retain(|&(score, _)| score >= floor);
+        }
+        let mut ranked: Vec<(f64, DocId)> = raw.into_iter().map(|(score, doc)| (bm25::round6(score), doc)).collect();
+        ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| self.name(a.1).cmp(self.name(b.1))));
         ranked.truncate(n);
-        ranked.sort_unstable_by(order);
         ranked
     }
 
