@@ -2,8 +2,9 @@
 // Web check: the Tool Search settings card in DSH's real web UI, driven in headless Chromium.
 //
 // Installs DSH 0.1.0-rc.8 (scripts/e2e/dsh-install.mjs), builds and packs this plugin (the
-// TypeScript halves; the native binary comes from npm/<platform>, see `installPlugin`) and adds
-// the tarball to the `web` profile of a fresh DSH_HOME, starts
+// TypeScript halves; its platform binary package comes as in the profile E2E, see
+// scripts/e2e/profile.mjs `packPlugin`) and adds the tarball to the `web` profile of a fresh
+// DSH_HOME, starts
 // `dsh web` on an OS-assigned loopback port, and drives Debian's Chromium with playwright-core:
 // dismiss the first-run dialogs, open Settings > Plugins, find the Tool Search card, give
 // web_search a policy (one list), move it to the other list (one write of both lists), change the
@@ -19,7 +20,7 @@
 // --keep      keep the scratch folder (DSH_HOME, tarballs, browser profile) for debugging
 // Env DSH_E2E_CACHE: folder to keep the DSH install in between runs.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -28,7 +29,7 @@ import { chromium } from 'playwright-core'
 import { parse as parseYaml } from 'yaml'
 import { DSH_VERSION, HMR_PATCH, installDsh } from './e2e/dsh-install.mjs'
 import { killAll, runOk, tail } from './e2e/processes.mjs'
-import { pack, platformKey } from './e2e/profile.mjs'
+import { installIntoProfile, packPlugin } from './e2e/profile.mjs'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const PROFILE = 'web'
@@ -242,49 +243,14 @@ async function installPlugin(dsh, env) {
     await runOk('pnpm', ['run', 'build:client'], { cwd: REPO, timeoutMs: 300_000 })
     phase('build')
   }
-  const plugin = options.tarball ? await describeTarball(resolve(options.tarball)) : await pack(REPO, packs)
-  const manifest = await tarballManifest(plugin.tarball)
-  summary.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball }
-  if (!check('the plugin tarball carries the host entry and the client bundle', plugin.files.includes(plugin.main) && plugin.files.includes('dist/client.js'), plugin.files.filter((file) => file.startsWith('dist/')).slice(0, 20))) {
-    throw new Error(`${plugin.tarball} lacks ${plugin.main} or dist/client.js; run \`pnpm run build\` before packing`)
+  const plugin = await packPlugin(REPO, packs, options.tarball ? resolve(options.tarball) : undefined)
+  summary.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball, native: plugin.native.source }
+  if (!check('the plugin tarball carries the client bundle', plugin.files.includes('dist/client.js'), plugin.files.filter((file) => file.startsWith('dist/')).slice(0, 20))) {
+    throw new Error(`${plugin.tarball} lacks dist/client.js; run \`pnpm run build\` before packing`)
   }
-  // Creates $DSH_HOME/profiles/web (package.json, pnpm-workspace.yaml) without installing anything.
-  await runOk(dsh.bin, ['plugin', '--profile', PROFILE, 'list'], { env })
-  const tarballs = [plugin.tarball]
-  const key = platformKey()
-  const local = join(REPO, 'npm', key)
-  if (!plugin.files.some((file) => file.endsWith(`.${key}.node`)) && existsSync(local) && readdirSync(local).some((file) => file.endsWith('.node'))) {
-    const native = await pack(local, packs)
-    if (manifest.optionalDependencies?.[native.name] !== undefined) {
-      const workspace = join(env.DSH_HOME, 'profiles', PROFILE, 'pnpm-workspace.yaml')
-      writeFileSync(workspace, `${readFileSync(workspace, 'utf8').trimEnd()}\noverrides:\n  ${JSON.stringify(native.name)}: ${JSON.stringify(`file:${native.tarball}`)}\n`)
-      summary.plugin.native = `npm/${key}, packed locally, pinned for the plugin's optional dependency`
-    } else {
-      tarballs.unshift(native.tarball)
-      summary.plugin.native = `npm/${key}, packed locally, added beside the plugin`
-    }
-  }
-  await runOk(dsh.bin, ['plugin', '--profile', PROFILE, 'add', ...tarballs], { env, timeoutMs: 300_000 })
-  const profile = JSON.parse(readFileSync(join(env.DSH_HOME, 'profiles', PROFILE, 'package.json'), 'utf8'))
-  check(`the web profile lists ${plugin.name} as a bundle`, profile.dsh?.profile?.bundles?.includes(plugin.name), profile.dsh?.profile?.bundles)
+  const { bundles } = await installIntoProfile(dsh, env, [plugin], PROFILE)
+  check(`the web profile lists ${plugin.name} as a bundle`, bundles.includes(plugin.name), bundles)
   return plugin
-}
-
-/** `pack`'s description of a tarball packed elsewhere (--tarball). */
-async function describeTarball(tarball) {
-  const manifest = await tarballManifest(tarball)
-  const { stdout } = await runOk('tar', ['-tzf', tarball])
-  return {
-    name: manifest.name,
-    version: manifest.version,
-    main: (manifest.main ?? 'index.js').replace(/^\.\//, ''),
-    tarball,
-    files: stdout.split('\n').filter(Boolean).map((path) => path.replace(/^package\//, '')),
-  }
-}
-
-async function tarballManifest(tarball) {
-  return JSON.parse((await runOk('tar', ['-xzOf', tarball, 'package/package.json'])).stdout)
 }
 
 /** Start `dsh web` in its own process group and wait for the URL it prints. */
