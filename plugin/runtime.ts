@@ -43,11 +43,21 @@ export class ToolSearchRuntime {
   /** Warnings already logged (an unserializable tool, what the native index left out): once each. */
   private readonly reported = new Set<string>()
   private unregisterTool: (() => void) | undefined
+  /**
+   * Whether our `tool_search` is registered. Another plugin may own the name; hiding tools would
+   * then strand them behind a search the model cannot make, so every tool stays offered.
+   * Starts true so that the first failure is reported.
+   */
+  private searchable = true
 
   constructor(private readonly ctx: Context, private readonly settings: LiveSettings) {
     this.policy = new VisibilityPolicy(settings.current, DEFAULT_CORE_TOOLS)
     const invalidate = (): void => { this.generation += 1 }
-    ctx.on('tools/change', invalidate)
+    ctx.on('tools/change', () => {
+      invalidate()
+      // The plugin that held the name may have let it go.
+      if (!this.searchable) this.registerTool()
+    })
     ctx.on('system-prompt/change', invalidate)
     settings.onChange((next, prev) => {
       this.policy = new VisibilityPolicy(next, DEFAULT_CORE_TOOLS)
@@ -89,11 +99,25 @@ export class ToolSearchRuntime {
     agents: () => [...this.attached].map(([agent, { state }]) => ({ id: agent.id, selected: state.selected.size })),
   }
 
-  /** (Re-)register `tool_search`; its `limit` description carries the current default. */
+  /**
+   * (Re-)register `tool_search`; its `limit` description carries the current default. Never
+   * throws: a plugin whose `apply` throws stops `dsh` from starting, which is worse for the user
+   * than a plugin that steps aside and says why.
+   */
   private registerTool(): void {
     this.unregisterTool?.()
+    this.unregisterTool = undefined
     const tool = createToolSearchTool(this.settings.current.defaultLimit, request => this.search(request))
-    this.unregisterTool = this.ctx.tools.register(tool)
+    try {
+      this.unregisterTool = this.ctx.tools.register(tool)
+      this.searchable = true
+    } catch (error) {
+      // Said once per outage, not on every settings change that retries.
+      if (this.searchable) {
+        this.ctx.logger.error(`dsh-tool-search: cannot register ${TOOL_SEARCH_NAME} (${message(error)}); every tool stays offered until it can`)
+      }
+      this.searchable = false
+    }
   }
 
   /**
@@ -143,6 +167,7 @@ export class ToolSearchRuntime {
   }
 
   private filter(agent: Agent, state: AgentState, assembly: PromptAssembly): PromptAssembly {
+    if (!this.searchable) return assembly
     // With an SDK section (code/both) the registry is read directly: under `code` the assembly
     // lists only `run_code`. Otherwise the assembly's own list is the scope's registered set.
     const sdk = hasSdkSection(assembly)
