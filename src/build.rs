@@ -108,10 +108,21 @@ fn analyze_in_chunks(json: &Json, tools: &[&ToolSpec], threads: usize) -> Vec<Ch
     }
     let size = tools.len().div_ceil(threads);
     std::thread::scope(|scope| {
-        let workers: Vec<_> = tools.chunks(size).map(|part| scope.spawn(move || Chunk::analyze(json, part))).collect();
-        // A worker's panic resumes here, on the caller's thread, where the Node-API boundary
-        // turns it into a JavaScript error.
-        workers.into_iter().map(|worker| worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+        // A part whose thread cannot be started (a process at its thread limit) is analyzed
+        // here instead, after the others are under way: the same chunks, in the same order.
+        let workers: Vec<_> = tools
+            .chunks(size)
+            .map(|part| (part, std::thread::Builder::new().spawn_scoped(scope, move || Chunk::analyze(json, part)).ok()))
+            .collect();
+        workers
+            .into_iter()
+            .map(|(part, worker)| match worker {
+                // A worker's panic resumes here, on the caller's thread, where the Node-API
+                // boundary turns it into a JavaScript error.
+                Some(worker) => worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                None => Chunk::analyze(json, part),
+            })
+            .collect()
     })
 }
 
