@@ -9,7 +9,7 @@ use crate::bm25;
 use crate::catalog::ToolSpec;
 use crate::document::{project, Field, FIELDS};
 use crate::hash::{FastMap, FastSet};
-use crate::index::{Doc, DocId, Index, Posting, Postings, TermId, TermKind};
+use crate::index::{Doc, DocId, Index, Posting, Postings, TermId, TermKind, Tf};
 use crate::json::Json;
 use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
 use crate::params::Params;
@@ -139,7 +139,7 @@ struct Analyzed {
     doc: Doc,
     lengths: [usize; FIELDS],
     /// One entry per distinct term: its local id and its frequency in each field.
-    postings: Vec<(TermId, [u32; FIELDS])>,
+    postings: Vec<(TermId, [Tf; FIELDS])>,
     too_deep: bool,
 }
 
@@ -180,9 +180,9 @@ impl Builder {
             .occurrences
             .chunk_by(|a, b| a.0 == b.0)
             .map(|run| {
-                let mut tf = [0; FIELDS];
+                let mut tf: [Tf; FIELDS] = [0; FIELDS];
                 for &(_, field) in run {
-                    tf[field as usize] += 1;
+                    tf[field as usize] = tf[field as usize].saturating_add(1);
                 }
                 (run[0].0, tf)
             })
@@ -296,6 +296,15 @@ mod tests {
                 assert_eq!(many.search(query, 20, &[]), one.search(query, 20, &[]), "{threads} threads: {query}");
             }
         }
+    }
+
+    #[test]
+    fn a_word_repeated_past_sixteen_bits_saturates_its_count() {
+        let description = "echo ".repeat(70_000);
+        let index = Index::from_catalog(&format!(r#"[{{"name": "loud", "description": "{description}"}}, {{"name": "quiet", "description": "echo"}}]"#)).unwrap();
+        let (tf, _) = index.postings.find(index.terms["echo"], 0).unwrap();
+        assert_eq!(tf[Field::Description as usize], Tf::MAX);
+        assert_eq!(index.search("echo", 2, &[]).len(), 2);
     }
 
     #[test]

@@ -14,6 +14,9 @@ use crate::params::Params;
 
 pub(crate) type DocId = u32;
 pub(crate) type TermId = u32;
+/// A term's count in one field of one document. Sixteen bits, saturating: past a few occurrences
+/// BM25 no longer tells counts apart, and postings are most of an index's memory.
+pub(crate) type Tf = u16;
 
 pub(crate) struct Doc {
     /// Name, summary and projected text, one after another in one allocation: an index holds a
@@ -55,7 +58,7 @@ impl Doc {
 #[derive(Clone, Copy)]
 pub(crate) struct Posting {
     pub doc: DocId,
-    pub tf: [u32; FIELDS],
+    pub tf: [Tf; FIELDS],
 }
 
 /// How a term came about, which decides how a query may match it.
@@ -167,7 +170,7 @@ pub(crate) struct Postings {
     starts: Vec<u32>,
     docs: Vec<DocId>,
     /// Frequency per field, for explanations.
-    tfs: Vec<[u32; FIELDS]>,
+    tfs: Vec<[Tf; FIELDS]>,
     /// The term's whole BM25F contribution to the document, fixed once the catalog is known.
     impacts: Vec<f64>,
 }
@@ -210,7 +213,7 @@ impl Postings {
     }
 
     /// `term`'s frequencies per field and impact in `doc`, if `doc` holds it.
-    pub(crate) fn find(&self, term: TermId, doc: DocId) -> Option<([u32; FIELDS], f64)> {
+    pub(crate) fn find(&self, term: TermId, doc: DocId) -> Option<([Tf; FIELDS], f64)> {
         let range = self.range(term);
         let at = range.start + self.docs[range].binary_search(&doc).ok()?;
         Some((self.tfs[at], self.impacts[at]))

@@ -187,7 +187,7 @@ impl Index {
                 kind: qt.kind,
                 idf: self.idf[qt.id as usize],
                 contribution: bm25::round6(impact * qt.weight),
-                fields: tf,
+                fields: tf.map(u32::from),
             });
         });
         Some(Explanation {
