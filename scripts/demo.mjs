@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { DSH_VERSION, HMR_PATCH, installDsh } from './e2e/dsh-install.mjs'
 import { contentText, parseJson, sdkSection } from './e2e/observe.mjs'
-import { killAll, run, tail } from './e2e/processes.mjs'
+import { killAll, onInterrupt, run, tail } from './e2e/processes.mjs'
 import { PROFILE, installIntoProfile, pack, packPlugin } from './e2e/profile.mjs'
 import { FIXTURE_TOOLS } from './e2e/scenarios.mjs'
 import { readSession, sessionFiles } from './e2e/session-log.mjs'
@@ -81,7 +81,7 @@ async function realModel() {
     killAll()
     rmSync(root, { recursive: true, force: true, maxRetries: 3 })
   }
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => { cleanUp(); process.exit(130) })
+  onInterrupt(cleanUp)
   try {
     say(`DEEPSEEK_API_KEY is set: asking ${process.env.DEEPSEEK_BASE_URL ?? "DeepSeek's API"} through the real dsh ${DSH_VERSION}.`)
     const cache = process.env.DSH_E2E_CACHE

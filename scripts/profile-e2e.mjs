@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { DSH_VERSION, HMR_PATCH, installDsh } from './e2e/dsh-install.mjs'
 import { startModelServer } from './e2e/model-server.mjs'
-import { run, runOk, tail, killAll } from './e2e/processes.mjs'
+import { killAll, onInterrupt, run, runOk, tail } from './e2e/processes.mjs'
 import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, packPlugin, peerResolution, profileOwnDshPackages, rowsLoading } from './e2e/profile.mjs'
 import { Checks, summarizeRequests } from './e2e/report.mjs'
 import { scenario } from './e2e/scenarios.mjs'
@@ -64,13 +64,7 @@ function cleanUp() {
   else rmSync(root, { recursive: true, force: true, maxRetries: 3 })
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    log(`interrupted by ${signal}`)
-    cleanUp()
-    process.exit(130)
-  })
-}
+onInterrupt(cleanUp, log)
 
 const report = {
   ok: false,

@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util'
 import { chromium } from 'playwright-core'
 import { parse as parseYaml } from 'yaml'
 import { DSH_VERSION, HMR_PATCH, installDsh } from './e2e/dsh-install.mjs'
-import { killAll, runOk, tail } from './e2e/processes.mjs'
+import { killAll, onInterrupt, runOk, tail } from './e2e/processes.mjs'
 import { installIntoProfile, packPlugin } from './e2e/profile.mjs'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -82,12 +82,7 @@ async function cleanUp() {
   if (options.keep) log(`kept work folder ${root}`)
   else rmSync(root, { recursive: true, force: true, maxRetries: 3 })
 }
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    log(`interrupted by ${signal}`)
-    void cleanUp().finally(() => process.exit(130))
-  })
-}
+onInterrupt(cleanUp, log)
 
 const watchdog = setTimeout(() => {
   log(`gave up after ${options.timeout} s`)

@@ -21,6 +21,21 @@ function killGroup(pid, signal) {
 process.on('exit', () => killAll())
 
 /**
+ * On SIGINT or SIGTERM, say so, run `cleanUp` (it may return a promise) and exit 130, so an
+ * interrupted harness still stops its children and removes its work folder.
+ */
+export function onInterrupt(cleanUp, log = () => {}) {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      log(`interrupted by ${signal}`)
+      void Promise.resolve()
+        .then(cleanUp)
+        .finally(() => process.exit(130))
+    })
+  }
+}
+
+/**
  * Run `command args` to completion, capturing output, killed after `timeoutMs`.
  * @returns {Promise<{code: number|null, signal: string|null, stdout: string, stderr: string, timedOut: boolean, ms: number}>}
  */
