@@ -111,7 +111,8 @@ export interface TermExplanation {
   queryWord: string
   /**
    * "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-   * identifier) or "gram" (a CJK piece).
+   * identifier), "gram" (a CJK piece) or "value" (the kind of value a query word names,
+   * "currency" for "yen").
    */
   kind: string
   idf: number

@@ -22,6 +22,7 @@ pub mod query;
 pub mod replay;
 pub mod search;
 mod stopwords;
+pub mod value_words;
 pub mod summary;
 pub mod text;
 #[cfg(test)]
@@ -162,7 +163,8 @@ pub mod node {
         /// The folded query text it came from.
         pub query_word: String,
         /// "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-        /// identifier) or "gram" (a CJK piece).
+        /// identifier), "gram" (a CJK piece) or "value" (the kind of value a query word names,
+        /// "currency" for "yen").
         pub kind: String,
         pub idf: f64,
         /// Its part of the score.
@@ -190,6 +192,7 @@ pub mod node {
                         search::Match::Related => "related",
                         search::Match::Whole => "whole",
                         search::Match::Gram => "gram",
+                        search::Match::Value => "value",
                     }
                     .to_string(),
                     term: t.term,

@@ -25,6 +25,9 @@ pub struct Params {
     pub prefix_weight: f64,
     /// Shortest word (in bytes) that takes part in prefix matching; shorter ones match too much.
     pub prefix_min: usize,
+    /// Weight of the word for the kind of value a query word names ("currency" for "yen"; see
+    /// [`crate::value_words`]). 0 turns it off.
+    pub value_weight: f64,
     /// Reciprocal-rank fusion constant for a query of several requests (0: no fusion). Small,
     /// so each request's best tool ranks near the top.
     pub fusion_k: f64,
@@ -42,6 +45,7 @@ impl Default for Params {
             b: [1.0, 0.75, 0.5, 1.0],
             prefix_weight: 0.3,
             prefix_min: 4,
+            value_weight: 1.0,
             fusion_k: 1.0,
             fusion_whole: 1.5,
             fusion_depth: 20,

@@ -38,6 +38,7 @@ fn tune_ranking_parameters() {
     let fusion_ks = [0.0, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0];
     let fusion_wholes = [0.5, 1.0, 1.5, 2.0, 3.0];
     let fusion_depths = [5, 10, 20, 50];
+    let value_weights = [0.0, 0.5, 0.75, 1.0, 1.5, 2.0];
     for round in 1..=4 {
         let before = best_score;
         let mut candidates: Vec<Params> = k1_values.iter().map(|&k1| Params { k1, ..best.clone() }).collect();
@@ -46,6 +47,7 @@ fn tune_ranking_parameters() {
         candidates.extend(fusion_ks.iter().map(|&k| Params { fusion_k: k, ..best.clone() }));
         candidates.extend(fusion_wholes.iter().map(|&w| Params { fusion_whole: w, ..best.clone() }));
         candidates.extend(fusion_depths.iter().map(|&d| Params { fusion_depth: d, ..best.clone() }));
+        candidates.extend(value_weights.iter().map(|&w| Params { value_weight: w, ..best.clone() }));
         for f in 0..FIELDS {
             candidates.extend(weight_values.iter().map(|&w| with(&best, |p| p.weights[f] = w)));
             candidates.extend(b_values.iter().map(|&b| with(&best, |p| p.b[f] = b)));
@@ -67,6 +69,22 @@ fn tune_ranking_parameters() {
         let (r1, r5, r10, ndcg) = metrics(&catalog, &best, set);
         let (d1, d5, d10, dn) = metrics(&catalog, &Params::default(), set);
         println!("{part:<10} R@1 {r1:.3} R@5 {r5:.3} R@10 {r10:.3} NDCG@10 {ndcg:.3}   (defaults: {d1:.3} {d5:.3} {d10:.3} {dn:.3})");
+    }
+}
+
+/// `cargo test --release --lib tuning::report -- --ignored --nocapture`: the default
+/// parameters' figures on each part, without Node (the same figures as `pnpm eval`).
+#[test]
+#[ignore = "an eval report, not a check"]
+fn report_default_parameters() {
+    let catalog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/bfcl/bfcl-catalog.json")).expect("dev catalog");
+    let requests = read_requests(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/bfcl/bfcl-dev-queries.jsonl"));
+    let all: Vec<&Request> = requests.iter().collect();
+    let tuning: Vec<&Request> = requests.iter().filter(|r| !r.held_back).collect();
+    let held_back: Vec<&Request> = requests.iter().filter(|r| r.held_back).collect();
+    for (part, set) in [("all", &all), ("tuning", &tuning), ("held-back", &held_back)] {
+        let (r1, r5, r10, ndcg) = metrics(&catalog, &Params::default(), set);
+        println!("{part:<10} R@1 {r1:.4} R@5 {r5:.4} R@10 {r10:.4} NDCG@10 {ndcg:.4}");
     }
 }
 
@@ -128,3 +146,4 @@ fn is_held_back(id: &str) -> bool {
     }
     hash % 10 < 3
 }
+
