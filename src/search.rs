@@ -161,13 +161,31 @@ impl Index {
             }
             Query::Ranked { text, required } => (text, required),
         };
-        let scores = self.ranking_scores(text, &required);
+        let mut scores = self.ranking_scores(text, &required);
+        self.raise_mentioned(&mut scores, text);
         let excluded: FastSet<&str> = exclude.iter().copied().collect();
         let candidates = scores.iter().filter(|&(doc, _)| Some(doc) != exact && !excluded.contains(self.name(doc)));
         let room = limit - usize::from(exact.is_some());
         let ranked = self.top(candidates.map(|(doc, score)| (score, doc)).collect(), room);
         let exact = exact.map(|doc| (bm25::round6(scores.get(doc)), doc));
         exact.into_iter().chain(ranked).map(|(score, doc)| self.hit(doc, score)).collect()
+    }
+
+    /// Lifts every matching tool whose name the query writes as an identifier (see
+    /// [`query::mentions`]) above every tool it does not name, by adding the best score to its own:
+    /// a request that says which tool to use is followed, and named tools keep their order.
+    fn raise_mentioned(&self, scores: &mut Scores, text: &str) {
+        let mentioned: Vec<DocId> = query::mentions(text).filter_map(|name| self.doc_named(name)).collect();
+        if mentioned.is_empty() {
+            return;
+        }
+        let best = scores.iter().map(|(_, score)| score).fold(0.0, f64::max);
+        let mut raised = FastSet::default();
+        for doc in mentioned {
+            if scores.get(doc) > 0.0 && raised.insert(doc) {
+                scores.add(doc, best);
+            }
+        }
     }
 
     /// Why `name` ranks where it does for `query`; `None` for a name the index does not hold.
@@ -604,6 +622,19 @@ mod tests {
         assert_eq!(kinds, [("currenc", Match::Value, "yen")]);
         let off = Index::from_catalog_with(CATALOG, Params { value_weight: 0.0, ..Params::default() }).unwrap();
         assert!(off.search("how much is 20000 yen", 5, &[]).is_empty());
+    }
+
+    #[test]
+    fn a_tool_named_in_the_query_ranks_above_the_rest() {
+        let index = index();
+        let query = "get the current weather forecast for a city, and list_issues";
+        let hits = index.search(query, 5, &[]);
+        assert_eq!(hits[0].name, "list_issues", "{hits:?}");
+        assert!(hits[0].score > hits[1].score);
+        let both = names(&index.search("use 'list_issues' and create_issue.", 2, &[]));
+        assert_eq!(both.len(), 2);
+        assert!(both.contains(&"list_issues".to_string()) && both.contains(&"create_issue".to_string()));
+        assert_eq!(names(&index.search("weather +city with create_issue", 5, &[])), ["get_weather"], "+city still rules");
     }
 
     #[test]

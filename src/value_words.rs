@@ -28,11 +28,11 @@ const UNITS: [&str; 56] = [
 ];
 
 /// Month and weekday names and relative days, folded; sorted for binary search.
-const DAYS: [&str; 33] = [
+const DAYS: [&str; 34] = [
     "april", "aug", "august", "dec", "december", "feb", "february", "friday", "jan", "january",
     "jul", "july", "jun", "june", "march", "monday", "nov", "november", "oct", "october",
     "saturday", "sep", "sept", "september", "sunday", "thursday", "today", "tomorrow", "tonight",
-    "tuesday", "wednesday", "weekend", "yesterday",
+    "tuesday", "wednesday", "weekend", "when", "yesterday",
 ];
 
 /// The word for the kind of value `word` (folded) names, if it names one.
