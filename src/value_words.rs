@@ -3,7 +3,13 @@
 //! A request says "20000 Japanese yen", "2 pounds of butter", "on June 1st" or "in 1800"; the
 //! tool that serves it says `currency`, `unit`, `date` or `year`. Tool text names the kind of a
 //! value and requests name the value itself, so the two rarely share a word. A query word on
-//! these short lists also asks for its kind's word (weighted by `Params::value_weight`).
+//! these short lists also asks for its kind's word (weighted by `Params::value_weight`); so does
+//! "when", which asks for a date.
+//!
+//! The kinds are parameter names common in tool catalogs (in the BFCL catalog, parameters named
+//! `year` 40, `date` 29, `unit` 24, `currency` or `*_currency` 25, `religion` 8, `sport` 4).
+//! Kinds whose values are also everyday adjectives did not help and are not listed: languages
+//! and cuisines ("Italian", "Chinese") and colours.
 //!
 //! The lists leave out words that more often mean something else: "won" and "may" (verbs),
 //! "real" (an adjective), "cup" (the World Cup); "pound" counts as a weight, not a currency.
@@ -35,14 +41,20 @@ const DAYS: [&str; 34] = [
     "tuesday", "wednesday", "weekend", "when", "yesterday",
 ];
 
+/// Sports; sorted for binary search.
+const SPORTS: [&str; 10] =
+    ["baseball", "basketball", "cricket", "football", "golf", "hockey", "rugby", "soccer", "tennis", "volleyball"];
+
+/// Religions; sorted for binary search.
+const RELIGIONS: [&str; 9] =
+    ["buddhism", "catholicism", "christianity", "hinduism", "islam", "judaism", "protestantism", "shinto", "sikhism"];
+
 /// The word for the kind of value `word` (folded) names, if it names one.
 pub fn kind_of(word: &str) -> Option<&'static str> {
-    if CURRENCIES.binary_search(&word).is_ok() {
-        Some("currency")
-    } else if UNITS.binary_search(&word).is_ok() {
-        Some("unit")
-    } else if DAYS.binary_search(&word).is_ok() {
-        Some("date")
+    let lists: [(&[&str], &'static str); 5] =
+        [(&CURRENCIES, "currency"), (&UNITS, "unit"), (&DAYS, "date"), (&SPORTS, "sport"), (&RELIGIONS, "religion")];
+    if let Some((_, kind)) = lists.iter().find(|(list, _)| list.binary_search(&word).is_ok()) {
+        Some(kind)
     } else if is_year(word) {
         Some("year")
     } else {
@@ -62,7 +74,7 @@ mod tests {
 
     #[test]
     fn lists_are_sorted_and_unique_so_binary_search_is_valid() {
-        for list in [&CURRENCIES[..], &UNITS[..], &DAYS[..]] {
+        for list in [&CURRENCIES[..], &UNITS[..], &DAYS[..], &SPORTS[..], &RELIGIONS[..]] {
             assert!(list.windows(2).all(|pair| pair[0] < pair[1]), "{list:?}");
         }
     }
@@ -70,7 +82,8 @@ mod tests {
     #[test]
     fn value_words_name_their_kind() {
         for (word, kind) in [("yen", "currency"), ("usd", "currency"), ("ounces", "unit"), ("pounds", "unit"),
-            ("km", "unit"), ("june", "date"), ("tomorrow", "date"), ("1800", "year"), ("2022", "year")]
+            ("km", "unit"), ("june", "date"), ("when", "date"), ("tomorrow", "date"), ("1800", "year"), ("2022", "year"),
+            ("soccer", "sport"), ("buddhism", "religion")]
         {
             assert_eq!(kind_of(word), Some(kind), "{word}");
         }
