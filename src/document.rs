@@ -77,7 +77,7 @@ enum Step<'a> {
 /// Projects the schema at `root` (depth 1) into `out`; true when some of it lies deeper than
 /// [`MAX_SCHEMA_DEPTH`] and was left out. A property name is its schema's first text, so both
 /// are left out together.
-fn walk_schema<'a>(json: &'a Json, root: NodeId, out: &mut Projection) -> bool {
+fn walk_schema(json: &Json, root: NodeId, out: &mut Projection) -> bool {
     let mut too_deep = false;
     let mut stack = vec![Step::Node(root, 1)];
     let mut children = Vec::new();

@@ -68,7 +68,7 @@ mod tests {
     fn equal_keys_hash_equal_and_near_keys_differ() {
         assert_eq!(hash_of("weather"), hash_of(String::from("weather")));
         let words = ["a", "b", "ab", "ba", "weather", "weathe", "weatherr", "", "abcdefgh", "abcdefghi"];
-        let hashes: FastSet<u64> = words.iter().map(|w| hash_of(w)).collect();
+        let hashes: FastSet<u64> = words.iter().map(hash_of).collect();
         assert_eq!(hashes.len(), words.len());
     }
 

@@ -133,6 +133,10 @@ impl Index {
         self.docs.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
     /// Every indexed tool name, in catalog order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.docs.iter().map(Doc::name)

@@ -88,7 +88,7 @@ fn schema(rng: &mut Rng, depth: usize) -> String {
         members.push(format!(r#""description": {}"#, quoted(&sentence(rng, 8))));
     }
     if rng.chance(20) {
-        let values: Vec<String> = (0..1 + rng.below(3)).map(|_| quoted(*rng.pick(WORDS))).collect();
+        let values: Vec<String> = (0..1 + rng.below(3)).map(|_| quoted(rng.pick::<&str>(WORDS))).collect();
         members.push(format!(r#""enum": [{}]"#, values.join(", ")));
     }
     if depth > 0 {

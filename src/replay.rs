@@ -66,10 +66,8 @@ impl<'a> Replay<'a> {
                 }
             }
             Some("tool/result") => self.tool_result(data),
-            Some("tool/code-dispatch") => {
-                if json.get_str(data, "name") == Some(SEARCH_TOOL) && is_false(json, data, "isError") {
-                    self.content(data);
-                }
+            Some("tool/code-dispatch") if json.get_str(data, "name") == Some(SEARCH_TOOL) && is_false(json, data, "isError") => {
+                self.content(data);
             }
             _ => {}
         }

@@ -308,7 +308,7 @@ impl Index {
     /// Calls `visit` with every index term the query text asks for, as often as it asks: each
     /// piece's own term, for words the index words related to them by prefix, and for words that
     /// name a value the word for its kind.
-    fn query_terms<'q>(&self, analyzer: &mut Analyzer, text: &'q str, mut visit: impl FnMut(QueryTerm<'_>)) {
+    fn query_terms(&self, analyzer: &mut Analyzer, text: &str, mut visit: impl FnMut(QueryTerm<'_>)) {
         analyzer.pieces(text, |piece| {
             if let Piece::Word(word) = piece {
                 let kind = value_words::kind_of(word).and_then(|kind| term_of(Piece::Word(kind)));
