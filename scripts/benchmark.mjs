@@ -121,7 +121,7 @@ async function deterministicPart() {
     throw new Error('tool_search was offered with different definitions in different catalogs')
   }
   for (const row of rows) delete row.withPlugin.toolSearchSchemaTokens
-  log('eval: BFCL dev set')
+  log('eval: BFCL dev set and live check set')
   return {
     inputs: Object.fromEntries(INPUT_FILES.map((file) => [file, sha256(readFileSync(repoPath(file)))])),
     tokens: { toolSearchSchemaTokens, rows },

@@ -13,6 +13,7 @@ const SYNTHETIC_GENERATOR = 'scripts/benchmark/synthetic.mjs'
 const DSH_FIXTURE = 'scripts/data/dsh/headless-tools.json'
 const BFCL_CATALOG = 'scripts/data/bfcl/bfcl-catalog.json'
 const BFCL_QUERIES = 'scripts/data/bfcl/bfcl-dev-queries.jsonl'
+const BFCL_LIVE = ['scripts/data/bfcl-live/bfcl-live-catalog.json', 'scripts/data/bfcl-live/bfcl-live-queries.jsonl']
 
 /** The MCP servers recorded by capture-mcp.mjs, by the server name DSH's bridge prefixes. */
 const MCP_SERVERS = ['github', 'playwright', 'notion']
@@ -77,4 +78,4 @@ export function tokenCatalogs() {
 }
 
 /** Every input file any benchmark figure depends on. */
-export const INPUT_FILES = [SYNTHETIC_GENERATOR, DSH_FIXTURE, ...MCP_SERVERS.map(mcpFixture), BFCL_CATALOG, BFCL_QUERIES]
+export const INPUT_FILES = [SYNTHETIC_GENERATOR, DSH_FIXTURE, ...MCP_SERVERS.map(mcpFixture), BFCL_CATALOG, BFCL_QUERIES, ...BFCL_LIVE]
