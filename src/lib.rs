@@ -13,6 +13,8 @@ pub mod bm25;
 mod build;
 pub mod catalog;
 pub mod document;
+pub mod explain;
+mod fusion;
 mod hash;
 pub mod index;
 pub mod json;
@@ -20,11 +22,12 @@ pub mod limits;
 pub mod params;
 pub mod query;
 pub mod replay;
+mod scores;
 pub mod search;
 mod stopwords;
-pub mod value_words;
 pub mod summary;
 pub mod text;
+pub mod value_words;
 #[cfg(test)]
 mod hostile;
 #[cfg(test)]
@@ -39,7 +42,7 @@ pub mod node {
     use napi::{Error, Result, Status};
     use napi_derive::napi;
 
-    use crate::{bm25, index, limits, replay, search};
+    use crate::{bm25, explain, index, limits, replay, search};
 
     /// One ranked tool.
     #[napi(object)]
@@ -181,8 +184,8 @@ pub mod node {
         pub schema: u32,
     }
 
-    impl From<search::Explanation<'_>> for Explanation {
-        fn from(e: search::Explanation<'_>) -> Self {
+    impl From<explain::Explanation<'_>> for Explanation {
+        fn from(e: explain::Explanation<'_>) -> Self {
             let terms = e
                 .terms
                 .into_iter()

@@ -1,14 +1,14 @@
-//! Searching an [`Index`]: query terms, BM25F scores, fusion of compound queries, ordering,
-//! and the explanation of one tool's rank.
+//! Searching an [`Index`]: query terms, BM25F scores and ordering. Compound queries are fused in
+//! [`crate::fusion`]; [`crate::explain`] tells why a tool ranks where it does.
 //!
 //! A term's weight in a document is BM25F: its frequency in each field is normalized by that
 //! field's length and weighted (see [`crate::params::Params`]) before BM25's saturation, so a
 //! word in a short name counts for more than the same word deep in a long schema.
 
 use crate::bm25;
-use crate::document::FIELDS;
-use crate::hash::{FastMap, FastSet};
+use crate::hash::FastSet;
 use crate::index::{DocId, Index, TermId, TermKind};
+use crate::scores::Scores;
 use crate::query::{self, Query};
 use crate::text::{term_of, Analyzer, Piece};
 use crate::value_words;
@@ -36,118 +36,12 @@ pub enum Match {
     Value,
 }
 
-/// Why one tool ranks where it does for one query.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Explanation<'a> {
-    pub name: &'a str,
-    /// 1-based position among every tool the query matches; `None` when it does not match.
-    pub rank: Option<usize>,
-    /// The score its hit carries (0 when it does not match).
-    pub score: f64,
-    /// Whether the query is exactly its name (which ranks it first).
-    pub exact: bool,
-    /// Whether the query was read as several requests and their rankings fused; term
-    /// contributions are then those of the whole query's BM25F score.
-    pub fused: bool,
-    pub terms: Vec<TermMatch>,
-    /// Query terms the tool does not contain, each once.
-    pub missing: Vec<MissingTerm>,
-    /// How many tools the query matches in all.
-    pub matches: usize,
-    pub text: &'a str,
-}
-
-/// A query term the explained tool lacks: adding the word to its definition would make it match.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MissingTerm {
-    pub term: String,
-    pub query_word: String,
-    /// Its idf, or `None` when no tool of the catalog contains it.
-    pub idf: Option<f64>,
-}
-
-/// One query term found in the explained tool.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TermMatch {
-    pub term: String,
-    /// The folded query text it came from.
-    pub query_word: String,
-    pub kind: Match,
-    pub idf: f64,
-    /// Its part of the whole-query BM25F score.
-    pub contribution: f64,
-    /// Occurrences per field, in [`crate::document::Field`] order.
-    pub fields: [u32; FIELDS],
-}
-
-/// Scores of the documents one query touched: dense by document, plus the list of those touched,
-/// so adding a posting's weight is an array update and only matching documents are read back.
-struct Scores {
-    value: Vec<f64>,
-    touched: Vec<DocId>,
-}
-
-impl Scores {
-    fn new(docs: usize) -> Self {
-        Scores { value: vec![0.0; docs], touched: Vec::new() }
-    }
-
-    /// Forgets every score, touching only the documents that have one.
-    fn clear(&mut self) {
-        for &doc in &self.touched {
-            self.value[doc as usize] = 0.0;
-        }
-        self.touched.clear();
-    }
-
-    /// Adds a (positive) weight to a document's score.
-    fn add(&mut self, doc: DocId, weight: f64) {
-        let slot = &mut self.value[doc as usize];
-        if *slot == 0.0 {
-            if weight <= 0.0 {
-                return;
-            }
-            self.touched.push(doc);
-        }
-        *slot += weight;
-    }
-
-    /// Raises a document's score to a (positive) value if that is higher.
-    fn raise(&mut self, doc: DocId, value: f64) {
-        let current = self.get(doc);
-        if value > current {
-            self.add(doc, value - current);
-        }
-    }
-
-    /// A document's score; 0 when the query did not touch it.
-    fn get(&self, doc: DocId) -> f64 {
-        self.value[doc as usize]
-    }
-
-    /// The touched documents with their scores, in the order first touched.
-    fn iter(&self) -> impl Iterator<Item = (DocId, f64)> + '_ {
-        self.touched.iter().map(|&doc| (doc, self.value[doc as usize]))
-    }
-
-    fn retain(&mut self, keep: impl Fn(DocId) -> bool) {
-        let value = &mut self.value;
-        self.touched.retain(|&doc| {
-            let kept = keep(doc);
-            if !kept {
-                value[doc as usize] = 0.0;
-            }
-            kept
-        });
-    }
-}
-
 /// A query term: the index term, its weight in the score, and where it came from.
-struct QueryTerm<'q> {
-    id: TermId,
-    weight: f64,
-    kind: Match,
-    word: &'q str,
+pub(crate) struct QueryTerm<'q> {
+    pub id: TermId,
+    pub weight: f64,
+    pub kind: Match,
+    pub word: &'q str,
 }
 
 impl Index {
@@ -196,64 +90,6 @@ impl Index {
         }
     }
 
-    /// Why `name` ranks where it does for `query`; `None` for a name the index does not hold.
-    pub fn explain(&self, query: &str, name: &str) -> Option<Explanation<'_>> {
-        let doc = self.doc_named(name)?;
-        let text_of_doc = self.docs[doc as usize].text();
-        let ranking = self.search(query, usize::MAX, &[]);
-        let position = ranking.iter().position(|hit| hit.name == name);
-        let (text, fused) = match Query::parse(query) {
-            Query::Select(_) => (query, false),
-            Query::Ranked { text, .. } => (text, self.fuses(text)),
-        };
-        let mut terms = Vec::new();
-        let mut analyzer = Analyzer::new();
-        let distinct: FastMap<TermId, f64> = self.distinct_terms(&mut analyzer, text).into_iter().collect();
-        let mut reported = FastSet::default();
-        self.query_terms(&mut analyzer, text, |qt| {
-            // Each term once, as the word that gave it the weight it is scored with.
-            if distinct.get(&qt.id) != Some(&qt.weight) || !reported.insert(qt.id) {
-                return;
-            }
-            let Some((tf, impact)) = self.postings.find(qt.id, doc) else { return };
-            terms.push(TermMatch {
-                term: self.term_text(qt.id).to_string(),
-                query_word: qt.word.to_string(),
-                kind: qt.kind,
-                idf: self.idf[qt.id as usize],
-                contribution: bm25::round6(impact * qt.weight),
-                fields: tf.map(u32::from),
-            });
-        });
-        Some(Explanation {
-            name: self.docs[doc as usize].name(),
-            rank: position.map(|p| p + 1),
-            score: position.map_or(0.0, |p| ranking[p].score),
-            exact: query.trim() == name,
-            fused,
-            terms,
-            missing: self.missing_terms(&mut analyzer, text, doc),
-            matches: ranking.len(),
-            text: text_of_doc,
-        })
-    }
-
-    /// The query's own terms (not related words, not joined identifiers) that `doc` lacks.
-    fn missing_terms(&self, analyzer: &mut Analyzer, text: &str, doc: DocId) -> Vec<MissingTerm> {
-        let mut missing: Vec<MissingTerm> = Vec::new();
-        analyzer.pieces(text, |piece| {
-            let (Piece::Word(word) | Piece::Gram(word)) = piece else { return };
-            let Some(term) = term_of(piece) else { return };
-            let id = self.terms.get(term.as_str()).copied();
-            if id.is_some_and(|id| self.holds(id, doc)) || missing.iter().any(|m| m.term == term) {
-                return;
-            }
-            let idf = id.map(|id| bm25::round6(self.idf[id as usize]));
-            missing.push(MissingTerm { term, query_word: word.to_string(), idf });
-        });
-        missing
-    }
-
     /// The score every matching document is ranked by: BM25F of the whole query, or for a
     /// compound query the fusion of its requests' rankings.
     fn ranking_scores(&self, text: &str, required: &[String]) -> Scores {
@@ -265,20 +101,20 @@ impl Index {
         }
     }
 
-    fn fuses(&self, text: &str) -> bool {
+    pub(crate) fn fuses(&self, text: &str) -> bool {
         self.params.fusion_k > 0.0 && query::requests(text).len() > 1
     }
 
     /// BM25F scores of the documents that contain at least one query term and every required
     /// term.
-    fn scores(&self, text: &str, required: &[String]) -> Scores {
+    pub(crate) fn scores(&self, text: &str, required: &[String]) -> Scores {
         let mut scores = Scores::new(self.docs.len());
         self.score_into(&mut scores, text, required);
         scores
     }
 
     /// [`Self::scores`] into cleared score slots, so that scoring many requests allocates once.
-    fn score_into(&self, scores: &mut Scores, text: &str, required: &[String]) {
+    pub(crate) fn score_into(&self, scores: &mut Scores, text: &str, required: &[String]) {
         let mut analyzer = Analyzer::new();
         for (id, weight) in self.distinct_terms(&mut analyzer, text) {
             for (doc, impact) in self.postings.scored(id) {
@@ -296,7 +132,7 @@ impl Index {
     /// and again ("the triangle ... this triangle"), and counting every mention let that subject
     /// outweigh the rest of the request (BFCL dev set: R@5 0.940 to 0.948). In term-id order, so
     /// that scores add up in the same order on every machine.
-    fn distinct_terms(&self, analyzer: &mut Analyzer, text: &str) -> Vec<(TermId, f64)> {
+    pub(crate) fn distinct_terms(&self, analyzer: &mut Analyzer, text: &str) -> Vec<(TermId, f64)> {
         let mut asked: Vec<(TermId, f64)> = Vec::new();
         self.query_terms(analyzer, text, |qt| asked.push((qt.id, qt.weight)));
         // By id, heaviest first: the first of each id is the one to keep.
@@ -308,7 +144,7 @@ impl Index {
     /// Calls `visit` with every index term the query text asks for, as often as it asks: each
     /// piece's own term, for words the index words related to them by prefix, and for words that
     /// name a value the word for its kind.
-    fn query_terms(&self, analyzer: &mut Analyzer, text: &str, mut visit: impl FnMut(QueryTerm<'_>)) {
+    pub(crate) fn query_terms(&self, analyzer: &mut Analyzer, text: &str, mut visit: impl FnMut(QueryTerm<'_>)) {
         analyzer.pieces(text, |piece| {
             if let Piece::Word(word) = piece {
                 let kind = value_words::kind_of(word).and_then(|kind| term_of(Piece::Word(kind)));
@@ -333,64 +169,10 @@ impl Index {
         });
     }
 
-    /// One score per document from rankings of parts of a compound query (reciprocal-rank
-    /// fusion), so that every request places its best tools near the top instead of the longest
-    /// request taking every slot. The parts:
-    /// - the whole query (weight `fusion_whole`);
-    /// - each request, of which a tool keeps its best placement only: when several sentences
-    ///   dwell on one subject ("book the hotel ... this hotel ... from the hotel"), adding up
-    ///   their votes let that subject's look-alike tools crowd out the other requests' tools;
-    /// - each pair of neighbouring requests (weight `fusion_pair`): a request often takes two
-    ///   sentences, what it is about and then what to do ("... the Battle of Gettysburg. Do you
-    ///   know when that took place?").
-    fn fused(&self, text: &str, requests: &[&str], required: &[String]) -> Scores {
-        let p = &self.params;
-        let whole = self.scores(text, required);
-        let mut fused = Scores::new(self.docs.len());
-        let credits = |scores: &Scores| {
-            let ranked = self.top(scores.iter().map(|(d, s)| (s, d)).collect(), p.fusion_depth);
-            ranked.into_iter().enumerate().map(|(rank, (_, doc))| (doc, (p.fusion_k + 1.0) / (p.fusion_k + 1.0 + rank as f64)))
-        };
-        for (doc, credit) in credits(&whole) {
-            fused.add(doc, p.fusion_whole * credit);
-        }
-        // One set of score slots for every part: a query can hold hundreds of them, and slots
-        // for the whole catalog per part made such a query cost seconds on a large catalog.
-        let mut part_scores = Scores::new(self.docs.len());
-        let mut best = Scores::new(self.docs.len());
-        for request in requests {
-            part_scores.clear();
-            self.score_into(&mut part_scores, request, required);
-            for (doc, credit) in credits(&part_scores) {
-                best.raise(doc, credit);
-            }
-        }
-        for (doc, credit) in best.iter() {
-            fused.add(doc, credit);
-        }
-        if p.fusion_pair > 0.0 {
-            for pair in requests.windows(2) {
-                part_scores.clear();
-                self.score_into(&mut part_scores, query::span(text, pair[0], pair[1]), required);
-                for (doc, credit) in credits(&part_scores) {
-                    fused.add(doc, p.fusion_pair * credit);
-                }
-            }
-        }
-        // Documents past every list's depth keep a trace of their whole-query score, below every
-        // fused one, so the tail still follows relevance.
-        for (doc, score) in whole.iter() {
-            if fused.get(doc) == 0.0 {
-                fused.add(doc, score * 1e-6);
-            }
-        }
-        fused
-    }
-
     /// The best `n` of raw `(score, doc)` pairs, with their scores rounded as reported, ordered
     /// by rounded score, then name. Only candidates that can still round into the top `n` are
     /// rounded and compared by name: names are compared only to break ties.
-    fn top(&self, mut raw: Vec<(f64, DocId)>, n: usize) -> Vec<(f64, DocId)> {
+    pub(crate) fn top(&self, mut raw: Vec<(f64, DocId)>, n: usize) -> Vec<(f64, DocId)> {
         if n == 0 {
             return Vec::new();
         }
@@ -432,12 +214,7 @@ impl Index {
         related
     }
 
-    fn term_text(&self, id: TermId) -> &str {
-        // Explanations are rare; a scan keeps the index free of a reverse table.
-        self.terms.iter().find(|(_, &t)| t == id).map_or("", |(text, _)| text.as_str())
-    }
-
-    fn name(&self, doc: DocId) -> &str {
+    pub(crate) fn name(&self, doc: DocId) -> &str {
         self.docs[doc as usize].name()
     }
 
@@ -688,97 +465,5 @@ mod tests {
         assert!(!required.is_empty());
         assert!(required.iter().all(|n| n.contains("issue")), "{required:?}");
         assert!(index.search("weather +zebra", 5, &[]).is_empty());
-    }
-}
-
-#[cfg(test)]
-mod fusion_tests {
-    use super::*;
-    use crate::params::Params;
-
-    fn top(index: &Index, query: &str, n: usize) -> Vec<String> {
-        index.search(query, n, &[]).iter().map(|h| h.name.to_string()).collect()
-    }
-
-    #[test]
-    fn a_subject_repeated_across_requests_does_not_crowd_out_another_request() {
-        let catalog = r#"[{"name": "hotel_book", "description": "Book a hotel room."},
-                          {"name": "hotel_price", "description": "Price of a hotel room."},
-                          {"name": "hotel_reviews", "description": "Reviews of a hotel."},
-                          {"name": "convert_currency", "description": "Convert an amount between currencies at the exchange rate."},
-                          {"name": "flight_book", "description": "Book a flight."}]"#;
-        let index = Index::from_catalog(catalog).unwrap();
-        let query = "I need a hotel in Rome. The hotel should be central. Pick a quiet hotel. Convert 300 dollars to euros.";
-        let found = top(&index, query, 2);
-        assert!(found.contains(&"convert_currency".to_string()), "{found:?}");
-    }
-
-    #[test]
-    fn neighbouring_requests_are_also_read_together() {
-        let catalog = r#"[{"name": "event_date", "description": "Date of a battle."},
-                          {"name": "battle_facts", "description": "Facts about a battle."},
-                          {"name": "date_calc", "description": "Add days to a date."},
-                          {"name": "flight_book", "description": "Book a flight."}]"#;
-        let query = "Book a flight to Rome. Tell me about the Battle of Hastings. When did it take place?";
-        let with_pairs = Index::from_catalog(catalog).unwrap();
-        let without = Index::from_catalog_with(catalog, Params { fusion_pair: 0.0, ..Params::default() }).unwrap();
-        // The tool that needs both sentences gains on the one that serves the first alone.
-        let lead = |index: &Index| {
-            let score = |name: &str| index.explain(query, name).unwrap().score;
-            score("event_date") - score("battle_facts")
-        };
-        assert!(lead(&with_pairs) > lead(&without) + 0.01, "{} vs {}", lead(&with_pairs), lead(&without));
-    }
-}
-
-#[cfg(test)]
-mod explain_tests {
-    use super::*;
-
-    const CATALOG: &str = r#"[
-        {"name": "get_weather", "description": "Get the current weather forecast for a city.",
-         "parameters": {"properties": {"city": {"description": "City name"}}}},
-        {"name": "calc_tax", "description": "Tax owed on an amount."},
-        {"name": "send_mail", "description": "Send an email."}
-    ]"#;
-
-    #[test]
-    fn explains_rank_score_and_matched_terms_by_field() {
-        let index = Index::from_catalog(CATALOG).unwrap();
-        let explained = index.explain("weather in the city", "get_weather").unwrap();
-        assert_eq!(explained.rank, Some(1));
-        assert!(!explained.exact && !explained.fused);
-        assert_eq!(explained.score, index.search("weather in the city", 1, &[])[0].score);
-        let weather = explained.terms.iter().find(|t| t.term == "weather").unwrap();
-        assert_eq!((weather.kind, weather.fields), (Match::Word, [1, 1, 0, 0]));
-        let city = explained.terms.iter().find(|t| t.term == "citi").unwrap();
-        assert_eq!((city.query_word.as_str(), city.fields), ("city", [0, 1, 1, 1]));
-        assert_eq!(explained.matches, 1);
-        let lacking = index.explain("weather in the city tomorrow tomorrow", "get_weather").unwrap().missing;
-        assert_eq!(lacking, [MissingTerm { term: "tomorrow".into(), query_word: "tomorrow".into(), idf: None }]);
-        let sum: f64 = explained.terms.iter().map(|t| t.contribution).sum();
-        assert!((sum - explained.score).abs() < 1e-5);
-        assert_eq!(explained.text, index.search_text("get_weather").unwrap());
-    }
-
-    #[test]
-    fn explains_related_words_and_misses() {
-        let index = Index::from_catalog(CATALOG).unwrap();
-        let explained = index.explain("calculate tax", "calc_tax").unwrap();
-        assert!(explained.terms.iter().any(|t| t.kind == Match::Related && t.term == "calc" && t.query_word == "calculate"));
-        let miss = index.explain("weather", "send_mail").unwrap();
-        assert_eq!((miss.rank, miss.score, miss.terms.len()), (None, 0.0, 0));
-        assert_eq!(miss.missing.iter().map(|m| m.term.as_str()).collect::<Vec<_>>(), ["weather"]);
-        assert!(miss.missing[0].idf.is_some());
-        assert!(index.explain("weather", "no_such_tool").is_none());
-        assert!(index.explain("send_mail", "send_mail").unwrap().exact);
-    }
-
-    #[test]
-    fn a_compound_query_is_marked_fused() {
-        let index = Index::from_catalog(CATALOG).unwrap();
-        let explained = index.explain("Get the weather forecast. Then send an email about it.", "send_mail").unwrap();
-        assert!(explained.fused);
-        assert!(explained.rank.is_some_and(|r| r <= 2));
     }
 }

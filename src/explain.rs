@@ -1,0 +1,172 @@
+//! Why a tool ranks where it does for a query: its rank and score, the query terms it holds
+//! (with their fields and their part of the score) and those it lacks. The command line's
+//! `explain` and `lint` are built on it.
+
+use crate::bm25;
+use crate::document::FIELDS;
+use crate::hash::{FastMap, FastSet};
+use crate::index::{DocId, Index, TermId};
+use crate::query::Query;
+use crate::search::Match;
+use crate::text::{term_of, Analyzer, Piece};
+
+/// Why one tool ranks where it does for one query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explanation<'a> {
+    pub name: &'a str,
+    /// 1-based position among every tool the query matches; `None` when it does not match.
+    pub rank: Option<usize>,
+    /// The score its hit carries (0 when it does not match).
+    pub score: f64,
+    /// Whether the query is exactly its name (which ranks it first).
+    pub exact: bool,
+    /// Whether the query was read as several requests and their rankings fused; term
+    /// contributions are then those of the whole query's BM25F score.
+    pub fused: bool,
+    pub terms: Vec<TermMatch>,
+    /// Query terms the tool does not contain, each once.
+    pub missing: Vec<MissingTerm>,
+    /// How many tools the query matches in all.
+    pub matches: usize,
+    pub text: &'a str,
+}
+
+/// A query term the explained tool lacks: adding the word to its definition would make it match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MissingTerm {
+    pub term: String,
+    pub query_word: String,
+    /// Its idf, or `None` when no tool of the catalog contains it.
+    pub idf: Option<f64>,
+}
+
+/// One query term found in the explained tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TermMatch {
+    pub term: String,
+    /// The folded query text it came from.
+    pub query_word: String,
+    pub kind: Match,
+    pub idf: f64,
+    /// Its part of the whole-query BM25F score.
+    pub contribution: f64,
+    /// Occurrences per field, in [`crate::document::Field`] order.
+    pub fields: [u32; FIELDS],
+}
+
+impl Index {
+    /// Why `name` ranks where it does for `query`; `None` for a name the index does not hold.
+    pub fn explain(&self, query: &str, name: &str) -> Option<Explanation<'_>> {
+        let doc = self.doc_named(name)?;
+        let text_of_doc = self.docs[doc as usize].text();
+        let ranking = self.search(query, usize::MAX, &[]);
+        let position = ranking.iter().position(|hit| hit.name == name);
+        let (text, fused) = match Query::parse(query) {
+            Query::Select(_) => (query, false),
+            Query::Ranked { text, .. } => (text, self.fuses(text)),
+        };
+        let mut terms = Vec::new();
+        let mut analyzer = Analyzer::new();
+        let distinct: FastMap<TermId, f64> = self.distinct_terms(&mut analyzer, text).into_iter().collect();
+        let mut reported = FastSet::default();
+        self.query_terms(&mut analyzer, text, |qt| {
+            // Each term once, as the word that gave it the weight it is scored with.
+            if distinct.get(&qt.id) != Some(&qt.weight) || !reported.insert(qt.id) {
+                return;
+            }
+            let Some((tf, impact)) = self.postings.find(qt.id, doc) else { return };
+            terms.push(TermMatch {
+                term: self.term_text(qt.id).to_string(),
+                query_word: qt.word.to_string(),
+                kind: qt.kind,
+                idf: self.idf[qt.id as usize],
+                contribution: bm25::round6(impact * qt.weight),
+                fields: tf.map(u32::from),
+            });
+        });
+        Some(Explanation {
+            name: self.docs[doc as usize].name(),
+            rank: position.map(|p| p + 1),
+            score: position.map_or(0.0, |p| ranking[p].score),
+            exact: query.trim() == name,
+            fused,
+            terms,
+            missing: self.missing_terms(&mut analyzer, text, doc),
+            matches: ranking.len(),
+            text: text_of_doc,
+        })
+    }
+
+    /// The query's own terms (not related words, not joined identifiers) that `doc` lacks.
+    fn missing_terms(&self, analyzer: &mut Analyzer, text: &str, doc: DocId) -> Vec<MissingTerm> {
+        let mut missing: Vec<MissingTerm> = Vec::new();
+        analyzer.pieces(text, |piece| {
+            let (Piece::Word(word) | Piece::Gram(word)) = piece else { return };
+            let Some(term) = term_of(piece) else { return };
+            let id = self.terms.get(term.as_str()).copied();
+            if id.is_some_and(|id| self.holds(id, doc)) || missing.iter().any(|m| m.term == term) {
+                return;
+            }
+            let idf = id.map(|id| bm25::round6(self.idf[id as usize]));
+            missing.push(MissingTerm { term, query_word: word.to_string(), idf });
+        });
+        missing
+    }
+
+    fn term_text(&self, id: TermId) -> &str {
+        // Explanations are rare; a scan keeps the index free of a reverse table.
+        self.terms.iter().find(|(_, &t)| t == id).map_or("", |(text, _)| text.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CATALOG: &str = r#"[
+        {"name": "get_weather", "description": "Get the current weather forecast for a city.",
+         "parameters": {"properties": {"city": {"description": "City name"}}}},
+        {"name": "calc_tax", "description": "Tax owed on an amount."},
+        {"name": "send_mail", "description": "Send an email."}
+    ]"#;
+
+    #[test]
+    fn explains_rank_score_and_matched_terms_by_field() {
+        let index = Index::from_catalog(CATALOG).unwrap();
+        let explained = index.explain("weather in the city", "get_weather").unwrap();
+        assert_eq!(explained.rank, Some(1));
+        assert!(!explained.exact && !explained.fused);
+        assert_eq!(explained.score, index.search("weather in the city", 1, &[])[0].score);
+        let weather = explained.terms.iter().find(|t| t.term == "weather").unwrap();
+        assert_eq!((weather.kind, weather.fields), (Match::Word, [1, 1, 0, 0]));
+        let city = explained.terms.iter().find(|t| t.term == "citi").unwrap();
+        assert_eq!((city.query_word.as_str(), city.fields), ("city", [0, 1, 1, 1]));
+        assert_eq!(explained.matches, 1);
+        let lacking = index.explain("weather in the city tomorrow tomorrow", "get_weather").unwrap().missing;
+        assert_eq!(lacking, [MissingTerm { term: "tomorrow".into(), query_word: "tomorrow".into(), idf: None }]);
+        let sum: f64 = explained.terms.iter().map(|t| t.contribution).sum();
+        assert!((sum - explained.score).abs() < 1e-5);
+        assert_eq!(explained.text, index.search_text("get_weather").unwrap());
+    }
+
+    #[test]
+    fn explains_related_words_and_misses() {
+        let index = Index::from_catalog(CATALOG).unwrap();
+        let explained = index.explain("calculate tax", "calc_tax").unwrap();
+        assert!(explained.terms.iter().any(|t| t.kind == Match::Related && t.term == "calc" && t.query_word == "calculate"));
+        let miss = index.explain("weather", "send_mail").unwrap();
+        assert_eq!((miss.rank, miss.score, miss.terms.len()), (None, 0.0, 0));
+        assert_eq!(miss.missing.iter().map(|m| m.term.as_str()).collect::<Vec<_>>(), ["weather"]);
+        assert!(miss.missing[0].idf.is_some());
+        assert!(index.explain("weather", "no_such_tool").is_none());
+        assert!(index.explain("send_mail", "send_mail").unwrap().exact);
+    }
+
+    #[test]
+    fn a_compound_query_is_marked_fused() {
+        let index = Index::from_catalog(CATALOG).unwrap();
+        let explained = index.explain("Get the weather forecast. Then send an email about it.", "send_mail").unwrap();
+        assert!(explained.fused);
+        assert!(explained.rank.is_some_and(|r| r <= 2));
+    }
+}
