@@ -2,9 +2,9 @@
 //! requests, each pair of neighbouring requests and the whole query are ranked on their own and
 //! the rankings fused, so that every request places its best tools near the top.
 
-use crate::index::Index;
-use crate::query;
+use crate::index::{Index, TermId};
 use crate::scores::Scores;
+use crate::text::Analyzer;
 
 impl Index {
     /// One score per document from the rankings of the parts of a compound query (reciprocal-rank
@@ -13,9 +13,11 @@ impl Index {
     /// - each request, of which a tool keeps its best placement only: when several sentences
     ///   dwell on one subject ("book the hotel ... this hotel ... from the hotel"), adding up
     ///   their votes let that subject's look-alike tools crowd out the other requests' tools;
-    /// - each pair of neighbouring requests (weight `fusion_pair`): a request often takes two
-    ///   sentences, what it is about and then what to do ("... the Battle of Gettysburg. Do you
-    ///   know when that took place?").
+    /// - each pair of neighbouring requests, their terms taken together (weight `fusion_pair`): a
+    ///   request often takes two sentences, what it is about and then what to do ("... the
+    ///   Battle of Gettysburg. Do you know when that took place?").
+    ///
+    /// Each request is analyzed once; a pair reuses its two requests' terms.
     pub(crate) fn fused(&self, text: &str, requests: &[&str], required: &[String]) -> Scores {
         let p = &self.params;
         let whole = self.scores(text, required);
@@ -31,9 +33,11 @@ impl Index {
         // for the whole catalog per part made such a query cost seconds on a large catalog.
         let mut part_scores = Scores::new(self.docs.len());
         let mut best = Scores::new(self.docs.len());
-        for request in requests {
+        let mut analyzer = Analyzer::new();
+        let terms: Vec<Vec<(TermId, f64)>> = requests.iter().map(|request| self.distinct_terms(&mut analyzer, request)).collect();
+        for request_terms in &terms {
             part_scores.clear();
-            self.score_into(&mut part_scores, request, required);
+            self.score_terms(&mut part_scores, request_terms, required);
             for (doc, credit) in credits(&part_scores) {
                 best.raise(doc, credit);
             }
@@ -42,9 +46,9 @@ impl Index {
             fused.add(doc, credit);
         }
         if p.fusion_pair > 0.0 {
-            for pair in requests.windows(2) {
+            for pair in terms.windows(2) {
                 part_scores.clear();
-                self.score_into(&mut part_scores, query::span(text, pair[0], pair[1]), required);
+                self.score_terms(&mut part_scores, &union(&pair[0], &pair[1]), required);
                 for (doc, credit) in credits(&part_scores) {
                     fused.add(doc, p.fusion_pair * credit);
                 }
@@ -61,10 +65,50 @@ impl Index {
     }
 }
 
+/// The terms of two requests read together: every term of either, with the larger weight. Both
+/// lists are in term-id order, and so is the result.
+fn union(a: &[(TermId, f64)], b: &[(TermId, f64)]) -> Vec<(TermId, f64)> {
+    let mut both = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if x.0 == y.0 => {
+                (i, j) = (i + 1, j + 1);
+                (x.0, x.1.max(y.1))
+            }
+            (Some(&x), Some(&y)) if x.0 < y.0 => {
+                i += 1;
+                x
+            }
+            (Some(&x), None) => {
+                i += 1;
+                x
+            }
+            (_, Some(&y)) => {
+                j += 1;
+                y
+            }
+            (None, None) => break,
+        };
+        both.push(next);
+    }
+    both
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::params::Params;
+
+    #[test]
+    fn the_union_of_two_requests_keeps_every_term_once_with_its_larger_weight() {
+        let a = [(1, 1.0), (4, 0.3), (7, 1.0)];
+        let b = [(2, 1.0), (4, 1.0), (9, 0.5)];
+        assert_eq!(union(&a, &b), [(1, 1.0), (2, 1.0), (4, 1.0), (7, 1.0), (9, 0.5)]);
+        assert_eq!(union(&b, &a), union(&a, &b));
+        assert_eq!(union(&a, &[]), a);
+        assert!(union(&[], &[]).is_empty());
+    }
 
     fn top(index: &Index, query: &str, n: usize) -> Vec<String> {
         index.search(query, n, &[]).iter().map(|h| h.name.to_string()).collect()

@@ -63,13 +63,6 @@ pub fn requests(text: &str) -> Vec<&str> {
     parts
 }
 
-/// The text from the start of `first` to the end of `last`, two slices of `text` in that order
-/// (such as two of its [`requests`]).
-pub fn span<'a>(text: &'a str, first: &str, last: &str) -> &'a str {
-    let offset = |part: &str| part.as_ptr() as usize - text.as_ptr() as usize;
-    &text[offset(first)..offset(last) + last.len()]
-}
-
 /// Words that begin another request, matched as whole words at byte `i`.
 const JOINERS: [&str; 15] = [
     "also", "then", "additionally", "afterwards", "furthermore", "moreover", "after that",
@@ -149,15 +142,6 @@ mod tests {
     #[test]
     fn select_must_lead_the_query() {
         assert!(matches!(Query::parse("please select:x"), Query::Ranked { .. }));
-    }
-
-    #[test]
-    fn a_span_joins_two_requests_with_what_lies_between() {
-        let text = "Find the Battle of Hastings. When did it take place? Also book a flight.";
-        let parts = requests(text);
-        assert_eq!(parts.len(), 3);
-        assert_eq!(span(text, parts[0], parts[1]), "Find the Battle of Hastings. When did it take place");
-        assert_eq!(span(text, parts[1], parts[1]), parts[1]);
     }
 
     #[test]

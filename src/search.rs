@@ -115,8 +115,14 @@ impl Index {
 
     /// [`Self::scores`] into cleared score slots, so that scoring many requests allocates once.
     pub(crate) fn score_into(&self, scores: &mut Scores, text: &str, required: &[String]) {
-        let mut analyzer = Analyzer::new();
-        for (id, weight) in self.distinct_terms(&mut analyzer, text) {
+        let terms = self.distinct_terms(&mut Analyzer::new(), text);
+        self.score_terms(scores, &terms, required);
+    }
+
+    /// BM25F scores of weighted query terms (see [`Self::distinct_terms`]) into cleared score
+    /// slots.
+    pub(crate) fn score_terms(&self, scores: &mut Scores, terms: &[(TermId, f64)], required: &[String]) {
+        for &(id, weight) in terms {
             for (doc, impact) in self.postings.scored(id) {
                 scores.add(doc, impact * weight);
             }
