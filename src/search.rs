@@ -8,8 +8,8 @@
 use crate::bm25;
 use crate::hash::FastSet;
 use crate::index::{DocId, Index, TermId, TermKind};
-use crate::scores::Scores;
 use crate::query::{self, Query};
+use crate::scores::Scores;
 use crate::text::{term_of, Analyzer, Piece};
 use crate::value_words;
 
@@ -77,14 +77,16 @@ impl Index {
     /// [`query::mentions`]) above every tool it does not name, by adding the best score to its own:
     /// a request that says which tool to use is followed, and named tools keep their order.
     fn raise_mentioned(&self, scores: &mut Scores, text: &str) {
-        let mentioned: Vec<DocId> = query::mentions(text).filter_map(|name| self.doc_named(name)).collect();
+        let mut mentioned: Vec<DocId> = query::mentions(text).filter_map(|name| self.doc_named(name)).collect();
         if mentioned.is_empty() {
             return;
         }
+        // A tool named twice is raised once.
+        mentioned.sort_unstable();
+        mentioned.dedup();
         let best = scores.iter().map(|(_, score)| score).fold(0.0, f64::max);
-        let mut raised = FastSet::default();
         for doc in mentioned {
-            if scores.get(doc) > 0.0 && raised.insert(doc) {
+            if scores.get(doc) > 0.0 {
                 scores.add(doc, best);
             }
         }
