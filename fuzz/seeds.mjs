@@ -13,13 +13,13 @@ const read = (path) => readFileSync(new URL(path, root), 'utf8')
 const listed = (path) => JSON.parse(read(path)).tools
 
 const catalogs = {
-  bfcl: JSON.parse(read('scripts/data/bfcl/bfcl-catalog.json')),
-  dsh: listed('scripts/data/dsh/headless-tools.json'),
-  github: listed('scripts/data/mcp/github.json'),
-  notion: listed('scripts/data/mcp/notion.json'),
-  playwright: listed('scripts/data/mcp/playwright.json'),
+  bfcl: JSON.parse(read('bench/data/bfcl/bfcl-catalog.json')),
+  dsh: listed('catalogs/dsh/headless-tools.json'),
+  github: listed('catalogs/mcp/github.json'),
+  notion: listed('catalogs/mcp/notion.json'),
+  playwright: listed('catalogs/mcp/playwright.json'),
 }
-const requests = read('scripts/data/bfcl/bfcl-dev-queries.jsonl').split('\n').filter(Boolean).map((line) => JSON.parse(line).query)
+const requests = read('bench/data/bfcl/bfcl-dev-queries.jsonl').split('\n').filter(Boolean).map((line) => JSON.parse(line).query)
 /** BFCL alone has 1,437 tools; every tenth keeps the seed set small and still varied. */
 const sample = (list, source) => (source === 'bfcl' ? list.filter((_, i) => i % 10 === 0) : list)
 

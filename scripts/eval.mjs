@@ -2,7 +2,7 @@
 // `pnpm eval`: retrieval quality of the native ranking.
 // On the BFCL dev set: R@1, R@5, R@10 and NDCG@10 for all requests, for the part ranking
 // parameters were tuned on, and for the held-back part, plus exact-name Recall@1 over every
-// catalog tool. Then the same figures on the BFCL live check set (scripts/data/bfcl-live), which
+// catalog tool. Then the same figures on the BFCL live check set (bench/data/bfcl-live), which
 // no ranking choice looked at.
 // `--json` prints the figures as JSON only.
 import { readFileSync } from 'node:fs'
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { ToolIndex } from '../index.js'
 import { isHeldBack, ndcgAt, recallAt, summarize } from './lib/eval-metrics.mjs'
 
-const data = fileURLToPath(new URL('./data/', import.meta.url))
+const data = fileURLToPath(new URL('../bench/data/', import.meta.url))
 
 /**
  * Ranks every request of a labelled set against one index over its catalog.

@@ -283,7 +283,7 @@ mod tests {
 
     #[test]
     fn any_thread_count_builds_the_same_index() {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/bfcl/bfcl-catalog.json")).unwrap();
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/bfcl/bfcl-catalog.json")).unwrap();
         let json = catalog::parse(&text).unwrap();
         let tools = catalog::tools(&json).unwrap();
         let one = Index::build_on(&json, &tools, Params::default(), 1);

@@ -265,8 +265,9 @@ mod tests {
 
     #[test]
     fn real_catalogs_have_no_warnings() {
-        for file in ["bfcl/bfcl-catalog.json", "dsh/headless-tools.json", "mcp/github.json", "mcp/notion.json", "mcp/playwright.json"] {
-            let text = std::fs::read_to_string(format!("{}/scripts/data/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let files = ["bench/data/bfcl/bfcl-catalog.json", "catalogs/dsh/headless-tools.json", "catalogs/mcp/github.json", "catalogs/mcp/notion.json", "catalogs/mcp/playwright.json"];
+        for file in files {
+            let text = std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
             assert!(Index::from_catalog(&text).unwrap().warnings().is_empty(), "{file}");
         }
     }

@@ -22,8 +22,8 @@ struct Request {
 #[test]
 #[ignore = "a tuning run, not a check: about a minute"]
 fn tune_ranking_parameters() {
-    let catalog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/bfcl/bfcl-catalog.json")).expect("dev catalog");
-    let requests = read_requests(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/bfcl/bfcl-dev-queries.jsonl"));
+    let catalog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/bfcl/bfcl-catalog.json")).expect("dev catalog");
+    let requests = read_requests(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/bfcl/bfcl-dev-queries.jsonl"));
     let tuning: Vec<&Request> = requests.iter().filter(|r| !r.held_back).collect();
     let held_back: Vec<&Request> = requests.iter().filter(|r| r.held_back).collect();
 
@@ -79,8 +79,8 @@ fn tune_ranking_parameters() {
 #[test]
 #[ignore = "an eval report, not a check"]
 fn report_default_parameters() {
-    let catalog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/bfcl/bfcl-catalog.json")).expect("dev catalog");
-    let requests = read_requests(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/bfcl/bfcl-dev-queries.jsonl"));
+    let catalog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/bfcl/bfcl-catalog.json")).expect("dev catalog");
+    let requests = read_requests(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/bfcl/bfcl-dev-queries.jsonl"));
     let all: Vec<&Request> = requests.iter().collect();
     let tuning: Vec<&Request> = requests.iter().filter(|r| !r.held_back).collect();
     let held_back: Vec<&Request> = requests.iter().filter(|r| r.held_back).collect();

@@ -20,7 +20,7 @@ describe('search', () => {
     expect(json.tools[0]?.name).toBe('mcp__github__create_issue')
     expect(json.matches).toBeGreaterThan(5)
     // The label names the DSH version the recording is of.
-    const { source } = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'scripts', 'data', 'dsh', 'headless-tools.json'), 'utf8')) as { source: { version: string } }
+    const { source } = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'catalogs', 'dsh', 'headless-tools.json'), 'utf8')) as { source: { version: string } }
     expect(json.catalog).toBe(`the default catalog of DSH ${source.version} and GitHub MCP server tools`)
     expect(cliJson<SearchJson>(['search', 'run a shell command']).json.tools[0]?.name).toBe('bash')
   })

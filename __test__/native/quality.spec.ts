@@ -1,5 +1,5 @@
-// Retrieval quality guards on the BFCL dev set (scripts/data/bfcl) and the live check set
-// (scripts/data/bfcl-live): every tool found first by its exact name, and Recall@5 no lower than
+// Retrieval quality guards on the BFCL dev set (bench/data/bfcl) and the live check set
+// (bench/data/bfcl-live): every tool found first by its exact name, and Recall@5 no lower than
 // the seed ranking's (pnpm eval prints the full figures).
 import { describe, expect, it } from 'vitest'
 import { runEval } from '../../scripts/eval.mjs'

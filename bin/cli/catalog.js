@@ -8,12 +8,12 @@ import { publicToolName } from './mcp-name.js'
 
 /**
  * The embedded default catalog: the benchmark's recordings of DSH's own tools and of the GitHub
- * MCP server's tools/list (see the READMEs in scripts/data/dsh and scripts/data/mcp), the latter
+ * MCP server's tools/list (see the READMEs in catalogs/dsh and catalogs/mcp), the latter
  * under the names DSH's bridge gives them. The package ships these two files for the command line.
  */
 const DEFAULT_CATALOG = [
-  { file: fileURLToPath(new URL('../../scripts/data/dsh/headless-tools.json', import.meta.url)), mcpServer: undefined },
-  { file: fileURLToPath(new URL('../../scripts/data/mcp/github.json', import.meta.url)), mcpServer: 'github' },
+  { file: fileURLToPath(new URL('../../catalogs/dsh/headless-tools.json', import.meta.url)), mcpServer: undefined },
+  { file: fileURLToPath(new URL('../../catalogs/mcp/github.json', import.meta.url)), mcpServer: 'github' },
 ]
 const DEFAULT_LABEL = 'the default catalog of DSH 0.1.0-rc.8 and GitHub MCP server tools'
 

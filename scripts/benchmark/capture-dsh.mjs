@@ -3,7 +3,7 @@
 // offline. Runs the installed `dsh --profile headless` (the devDependency, no plugins added) in a
 // fresh DSH_HOME against the scripted model endpoint of the profile E2E, and keeps the `tools`
 // array of the first agent request: exactly what DSH's DeepSeek adapter put on the wire. Writes
-// scripts/data/dsh/headless-tools.json as `{source, tools: [{name, description, parameters}]}`
+// catalogs/dsh/headless-tools.json as `{source, tools: [{name, description, parameters}]}`
 // (the `function` part of each wire entry, in the order DSH sent them).
 //
 //   node scripts/benchmark/capture-dsh.mjs
@@ -45,7 +45,7 @@ try {
     },
     tools: request.tools.map((entry) => entry.function),
   }
-  const out = join(repo, 'scripts/data/dsh/headless-tools.json')
+  const out = join(repo, 'catalogs/dsh/headless-tools.json')
   writeFileSync(out, `${JSON.stringify(record, null, 2)}\n`)
   console.log(`${out}: ${record.tools.length} tools from ${dsh.name}@${dsh.version} --profile headless`)
 } finally {

@@ -2,7 +2,7 @@
 // Records the tool catalog of a real MCP server published on npm, so the benchmark can measure it
 // offline and reproducibly. Installs the exact package version into a temporary folder with npm,
 // starts its binary over stdio, sends `initialize`, `notifications/initialized` and `tools/list`
-// (every page), and writes scripts/data/mcp/<server>.json with the package's name, version and
+// (every page), and writes catalogs/mcp/<server>.json with the package's name, version and
 // license beside the tools exactly as the server listed them.
 //
 //   node scripts/benchmark/capture-mcp.mjs --server github --package @modelcontextprotocol/server-github@2025.4.8
@@ -50,7 +50,7 @@ try {
     },
     tools,
   }
-  const out = fileURLToPath(new URL(`../data/mcp/${values.server}.json`, import.meta.url))
+  const out = fileURLToPath(new URL(`../../catalogs/mcp/${values.server}.json`, import.meta.url))
   writeFileSync(out, `${JSON.stringify(record, null, 2)}\n`)
   console.log(`${out}: ${tools.length} tools from ${manifest.name}@${manifest.version} (${manifest.license})`)
 } finally {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A stdio MCP server that lists the tools recorded in one scripts/data/mcp/<server>.json fixture
+// A stdio MCP server that lists the tools recorded in one catalogs/mcp/<server>.json fixture
 // (see capture-mcp.mjs), so the benchmark runs DSH's real MCP bridge (dsh-mcp-client) over the
 // real protocol without the original server, its dependencies or the network. It answers
 // `initialize`, `ping` and `tools/list`; a tool call is an error, since the benchmark never runs one.

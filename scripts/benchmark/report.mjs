@@ -47,7 +47,7 @@ function tokensSection({ tokens, versions }) {
     'The synthetic catalog is our own deterministic generator (`scripts/benchmark/synthetic.mjs`). The seed plugin 0.1.0 '
       + 'published 1,822 -> 103 tokens at 10 tools from a generator it did not ship, so compare the trend, not the figures. '
       + 'The MCP rows go through DSH\'s own MCP bridge, replaying `tools/list` recorded from the npm packages '
-      + '(scripts/data/mcp/); the DSH row is the tool list DSH 0.1.0-rc.8 sends in its headless profile (scripts/data/dsh/). '
+      + '(catalogs/mcp/); the DSH row is the tool list DSH 0.1.0-rc.8 sends in its headless profile (catalogs/dsh/). '
       + 'Core tools stay offered, so a catalog of mostly core tools saves little. Prompt sections the plugin hides '
       + '(`tool:<name>` guidance of deferred tools) are not counted. The BFCL row leaves out BFCL\'s own function named '
       + '`tool_search`: DSH registers one tool per name.',
@@ -79,7 +79,7 @@ function evalSection({ eval: quality }) {
   lines.push('', `Exact-name Recall@1 (every catalog tool searched by its own name): ${fixed3(quality.exactNameR1)}.`, '')
   const check = quality.check
   lines.push(
-    `BFCL live check set ([scripts/data/bfcl-live](scripts/data/bfcl-live/README.md)): ${int(check.requests)} requests `
+    `BFCL live check set ([bench/data/bfcl-live](bench/data/bfcl-live/README.md)): ${int(check.requests)} requests `
       + `contributed by BFCL's users over the ${int(check.catalogTools)} tools they were written for (the dev catalog holds `
       + 'them too, as distractors); no ranking choice looked at these requests. '
       + `R@1 ${fixed3(check.r1)}, R@5 ${fixed3(check.r5)}, R@10 ${fixed3(check.r10)}, NDCG@10 ${fixed3(check.ndcg10)}; `

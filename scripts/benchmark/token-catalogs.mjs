@@ -10,14 +10,14 @@ import { syntheticCatalog } from './synthetic.mjs'
 export const repoPath = (path) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
 
 const SYNTHETIC_GENERATOR = 'scripts/benchmark/synthetic.mjs'
-const DSH_FIXTURE = 'scripts/data/dsh/headless-tools.json'
-const BFCL_CATALOG = 'scripts/data/bfcl/bfcl-catalog.json'
-const BFCL_QUERIES = 'scripts/data/bfcl/bfcl-dev-queries.jsonl'
-const BFCL_LIVE = ['scripts/data/bfcl-live/bfcl-live-catalog.json', 'scripts/data/bfcl-live/bfcl-live-queries.jsonl']
+const DSH_FIXTURE = 'catalogs/dsh/headless-tools.json'
+const BFCL_CATALOG = 'bench/data/bfcl/bfcl-catalog.json'
+const BFCL_QUERIES = 'bench/data/bfcl/bfcl-dev-queries.jsonl'
+const BFCL_LIVE = ['bench/data/bfcl-live/bfcl-live-catalog.json', 'bench/data/bfcl-live/bfcl-live-queries.jsonl']
 
 /** The MCP servers recorded by capture-mcp.mjs, by the server name DSH's bridge prefixes. */
 const MCP_SERVERS = ['github', 'playwright', 'notion']
-const mcpFixture = (server) => `scripts/data/mcp/${server}.json`
+const mcpFixture = (server) => `catalogs/mcp/${server}.json`
 
 /** The seed's table sizes. */
 const SYNTHETIC_SIZES = [10, 30, 50, 100]

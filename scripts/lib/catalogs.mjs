@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const data = fileURLToPath(new URL('../data/bfcl/', import.meta.url))
+const data = fileURLToPath(new URL('../../bench/data/bfcl/', import.meta.url))
 
 export function devCatalog() {
   return JSON.parse(readFileSync(`${data}bfcl-catalog.json`, 'utf8'))
