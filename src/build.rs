@@ -8,7 +8,7 @@
 use crate::bm25;
 use crate::catalog::ToolSpec;
 use crate::document::{project, Field, FIELDS};
-use crate::hash::{FastMap, FastSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 use crate::index::{Doc, DocId, Index, Posting, Postings, TermId, TermKind, Tf};
 use crate::json::Json;
 use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
@@ -34,7 +34,7 @@ impl Index {
             params,
             docs: Vec::with_capacity(selected.len()),
             by_name: Vec::new(),
-            terms: FastMap::default(),
+            terms: FxHashMap::default(),
             kinds: Vec::new(),
             postings: Postings::default(),
             idf: Vec::new(),
@@ -81,7 +81,7 @@ impl Index {
 /// The tools to index: the first of each name, up to [`MAX_TOOLS`]; and how many were left out
 /// for the limit.
 fn select<'j, 't>(tools: &'t [ToolSpec<'j>]) -> (Vec<&'t ToolSpec<'j>>, usize) {
-    let mut seen: FastSet<&str> = FastSet::default();
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
     let mut selected = Vec::with_capacity(tools.len().min(MAX_TOOLS));
     let mut left_out = 0;
     for tool in tools {
@@ -157,9 +157,9 @@ impl Chunk {
 struct Builder {
     analyzer: Analyzer,
     terms: Vec<(String, TermKind)>,
-    ids: FastMap<String, TermId>,
-    words: FastMap<String, Option<TermId>>,
-    verbatim: FastMap<String, TermId>,
+    ids: FxHashMap<String, TermId>,
+    words: FxHashMap<String, Option<TermId>>,
+    verbatim: FxHashMap<String, TermId>,
     /// (term, field) of every term occurrence in the tool being analyzed.
     occurrences: Vec<(TermId, Field)>,
 }
@@ -221,7 +221,7 @@ impl Builder {
 
 /// The chunk-local id of `term`, added if new. A term met as a word is a word, even if it was
 /// first met as a whole identifier (a stem and a joined name can spell the same).
-fn local_id(terms: &mut Vec<(String, TermKind)>, ids: &mut FastMap<String, TermId>, term: String, kind: TermKind) -> TermId {
+fn local_id(terms: &mut Vec<(String, TermKind)>, ids: &mut FxHashMap<String, TermId>, term: String, kind: TermKind) -> TermId {
     if let Some(&id) = ids.get(term.as_str()) {
         if kind == TermKind::Word {
             terms[id as usize].1 = TermKind::Word;

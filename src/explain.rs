@@ -4,7 +4,7 @@
 
 use crate::bm25;
 use crate::document::FIELDS;
-use crate::hash::FastSet;
+use rustc_hash::FxHashSet;
 use crate::index::{DocId, Index, TermId};
 use crate::query::Query;
 use crate::search::Match;
@@ -70,7 +70,7 @@ impl Index {
         // In term-id order, so a term's scored weight is a binary search away.
         let distinct = self.distinct_terms(&mut analyzer, text);
         let scored_weight = |id: TermId| distinct.binary_search_by_key(&id, |term| term.0).ok().map(|at| distinct[at].1);
-        let mut reported = FastSet::default();
+        let mut reported = FxHashSet::default();
         self.query_terms(&mut analyzer, text, |qt| {
             // Each term once, as the word that gave it the weight it is scored with.
             if scored_weight(qt.id) != Some(qt.weight) || !reported.insert(qt.id) {

@@ -9,7 +9,7 @@
 use crate::bm25;
 use crate::catalog::{self, CatalogError};
 use crate::document::FIELDS;
-use crate::hash::FastMap;
+use rustc_hash::FxHashMap;
 use crate::params::Params;
 
 pub(crate) type DocId = u32;
@@ -75,7 +75,7 @@ pub struct Index {
     pub(crate) docs: Vec<Doc>,
     /// Document ids in name order, for exact-name lookups.
     pub(crate) by_name: Vec<DocId>,
-    pub(crate) terms: FastMap<String, TermId>,
+    pub(crate) terms: FxHashMap<String, TermId>,
     pub(crate) kinds: Vec<TermKind>,
     pub(crate) postings: Postings,
     pub(crate) idf: Vec<f64>,

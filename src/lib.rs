@@ -15,7 +15,6 @@ pub mod catalog;
 pub mod document;
 pub mod explain;
 mod fusion;
-mod hash;
 pub mod index;
 pub mod json;
 pub mod limits;

@@ -6,7 +6,7 @@
 //! word in a short name counts for more than the same word deep in a long schema.
 
 use crate::bm25;
-use crate::hash::FastSet;
+use rustc_hash::FxHashSet;
 use crate::index::{DocId, Index, TermId, TermKind};
 use crate::query::{self, Query};
 use crate::scores::Scores;
@@ -65,7 +65,7 @@ impl Index {
         };
         let mut scores = self.ranking_scores(text, &required);
         self.raise_mentioned(&mut scores, text);
-        let excluded: FastSet<&str> = exclude.iter().copied().collect();
+        let excluded: FxHashSet<&str> = exclude.iter().copied().collect();
         let candidates = scores.iter().filter(|&(doc, _)| Some(doc) != exact && !excluded.contains(self.name(doc)));
         let room = limit - usize::from(exact.is_some());
         let ranked = self.top(candidates.map(|(doc, score)| (score, doc)).collect(), room);

@@ -20,7 +20,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
 
-use crate::hash::FastMap;
+use rustc_hash::FxHashMap;
 use crate::stopwords::is_stop_word;
 
 /// A unit of text the analyzer found, before it becomes a term (see [`term_of`]).
@@ -251,7 +251,7 @@ static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::
 /// Terms of words met earlier in this process (`None`: a stop word). The plugin rebuilds its
 /// index after every registry change, over nearly the same vocabulary, and stemming new words was
 /// a third of the build time. Bounded: cleared when it outgrows [`MAX_REMEMBERED_WORDS`].
-static REMEMBERED: LazyLock<Mutex<FastMap<String, Option<String>>>> = LazyLock::new(Mutex::default);
+static REMEMBERED: LazyLock<Mutex<FxHashMap<String, Option<String>>>> = LazyLock::new(Mutex::default);
 const MAX_REMEMBERED_WORDS: usize = 100_000;
 
 fn remembered_term(word: &str) -> Option<String> {
