@@ -6,14 +6,14 @@
 //! the id a single pass would have given it, so the index is the same whatever the thread count.
 
 use crate::bm25;
-use crate::catalog::ToolSpec;
-use crate::document::{project, Field, FIELDS};
+use crate::input::catalog::ToolSpec;
+use crate::input::projection::{project, Field, FIELDS};
 use rustc_hash::{FxHashMap, FxHashSet};
 use crate::index::{Doc, DocId, Index, Posting, Postings, TermId, TermKind, Tf};
-use crate::json::Json;
+use crate::input::json::Json;
 use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
 use crate::params::Params;
-use crate::summary::summarize;
+use crate::input::summary::summarize;
 use crate::text::{term_of, Analyzer, Piece};
 
 /// Catalogs smaller than this are analyzed on the calling thread: a thread costs more to start
@@ -279,7 +279,7 @@ fn quoted(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog;
+    use crate::input::catalog;
 
     #[test]
     fn any_thread_count_builds_the_same_index() {

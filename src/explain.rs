@@ -3,7 +3,7 @@
 //! `explain` and `lint` are built on it.
 
 use crate::bm25;
-use crate::document::FIELDS;
+use crate::input::projection::FIELDS;
 use rustc_hash::FxHashSet;
 use crate::index::{DocId, Index, TermId};
 use crate::query::Query;
@@ -50,7 +50,7 @@ pub struct TermMatch {
     pub idf: f64,
     /// Its part of the whole-query BM25F score.
     pub contribution: f64,
-    /// Occurrences per field, in [`crate::document::Field`] order.
+    /// Occurrences per field, in [`crate::input::projection::Field`] order.
     pub fields: [u32; FIELDS],
 }
 

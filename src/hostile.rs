@@ -3,7 +3,7 @@
 //! same classes through Node-API.)
 
 use crate::index::Index;
-use crate::json::MAX_JSON_DEPTH;
+use crate::input::json::MAX_JSON_DEPTH;
 use crate::limits::{check_query, result_count, MAX_CATALOG_BYTES, MAX_SCHEMA_DEPTH, MAX_TOOLS};
 use crate::replay::selection_from_events;
 

@@ -7,8 +7,8 @@
 //! tools in any order give the same index.
 
 use crate::bm25;
-use crate::catalog::{self, CatalogError};
-use crate::document::FIELDS;
+use crate::input::catalog::{self, CatalogError};
+use crate::input::projection::FIELDS;
 use rustc_hash::FxHashMap;
 use crate::params::Params;
 

@@ -11,12 +11,10 @@
 
 pub mod bm25;
 mod build;
-pub mod catalog;
-pub mod document;
 pub mod explain;
 mod fusion;
 pub mod index;
-pub mod json;
+pub mod input;
 pub mod limits;
 pub mod params;
 pub mod query;
@@ -24,7 +22,6 @@ pub mod replay;
 mod scores;
 pub mod search;
 mod stopwords;
-pub mod summary;
 pub mod text;
 pub mod value_words;
 #[cfg(test)]
@@ -41,7 +38,8 @@ pub mod node {
     use napi::{Error, Result, Status};
     use napi_derive::napi;
 
-    use crate::{bm25, catalog, explain, index, limits, replay, search};
+    use crate::input::catalog;
+    use crate::{bm25, explain, index, limits, replay, search};
 
     /// One ranked tool.
     #[napi(object)]

@@ -6,14 +6,14 @@
 //! only to gain a few thousandths on the tuning part while the held-back part lost as much or more
 //! (field weights and `b` after value words and fusion changes), the earlier value was kept.
 
-use crate::document::FIELDS;
+use crate::input::projection::FIELDS;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Params {
     /// Term-frequency saturation. 1.5 (above the usual 1.2): a word repeated across a tool's
     /// name, description and schema is real evidence of what the tool is about.
     pub k1: f64,
-    /// Weight of one occurrence in each field, in [`crate::document::Field`] order: a name word
+    /// Weight of one occurrence in each field, in [`crate::input::projection::Field`] order: a name word
     /// counts three times a description word; property names count more than description words
     /// (they are what a request's arguments are called); schema prose counts least, because long
     /// schemas repeat generic words.

@@ -13,7 +13,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::json::{Json, JsonError, Node, NodeId};
+use crate::input::json::{Json, JsonError, Node, NodeId};
 
 /// The tool whose results select tools.
 pub const SEARCH_TOOL: &str = "tool_search";

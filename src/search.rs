@@ -235,7 +235,7 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::{self, ToolSpec};
+    use crate::input::catalog::{self, ToolSpec};
     use crate::params::Params;
 
     const CATALOG: &str = r#"[
@@ -324,7 +324,7 @@ mod tests {
 
     #[test]
     fn the_same_catalog_in_any_order_ranks_the_same() {
-        let json = crate::json::Json::parse(CATALOG).unwrap();
+        let json = crate::input::json::Json::parse(CATALOG).unwrap();
         let tools = catalog::tools(&json).unwrap();
         let build = |order: Vec<ToolSpec>| Index::build(&json, &order, Params::default());
         let forward = build(tools.clone());

@@ -8,10 +8,10 @@
 //! (A test rather than an example binary: binaries would link the Node-API symbols, which only
 //! exist inside Node.)
 
-use crate::document::FIELDS;
+use crate::input::projection::FIELDS;
 use crate::index::Index;
 use crate::params::Params;
-use crate::json::Json;
+use crate::input::json::Json;
 
 struct Request {
     query: String,

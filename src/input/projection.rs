@@ -10,8 +10,8 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::catalog::ToolSpec;
-use crate::json::{Json, Node, NodeId};
+use crate::input::catalog::ToolSpec;
+use crate::input::json::{Json, Node, NodeId};
 use crate::limits::MAX_SCHEMA_DEPTH;
 
 /// Where a piece of text sits in a tool definition. Evidence from a name counts more than
@@ -181,7 +181,7 @@ fn sorted_properties<'j>(members: &'j [(Cow<'_, str>, NodeId)]) -> Vec<(&'j str,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog;
+    use crate::input::catalog;
 
     fn projected(tool_json: &str) -> Projection {
         let text = format!("[{tool_json}]");

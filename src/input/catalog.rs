@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::json::{Json, JsonError, NodeId};
+use crate::input::json::{Json, JsonError, NodeId};
 use crate::limits::MAX_CATALOG_BYTES;
 
 /// One tool as the index sees it. `parameters` points into the catalog's [`Json`].
