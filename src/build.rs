@@ -14,7 +14,7 @@ use crate::input::json::Json;
 use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
 use crate::params::Params;
 use crate::input::summary::summarize;
-use crate::text::{term_of, Analyzer, Piece};
+use crate::analysis::{term_of, Analyzer, Piece};
 
 /// Catalogs smaller than this are analyzed on the calling thread: a thread costs more to start
 /// than a few hundred tools take to analyze.

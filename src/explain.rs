@@ -8,7 +8,7 @@ use rustc_hash::FxHashSet;
 use crate::index::{DocId, Index, TermId};
 use crate::query::Query;
 use crate::search::Match;
-use crate::text::{term_of, Analyzer, Piece};
+use crate::analysis::{term_of, Analyzer, Piece};
 
 /// Why one tool ranks where it does for one query.
 #[derive(Debug, Clone, PartialEq)]

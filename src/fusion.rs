@@ -4,7 +4,7 @@
 
 use crate::index::{Index, TermId};
 use crate::scores::Scores;
-use crate::text::Analyzer;
+use crate::analysis::Analyzer;
 
 impl Index {
     /// One score per document from the rankings of the parts of a compound query (reciprocal-rank

@@ -9,6 +9,7 @@
 //! schema walk and the drop of a document all use heap, not the call stack), and the limits in
 //! `limits.rs` bound memory.
 
+pub mod analysis;
 pub mod bm25;
 mod build;
 pub mod explain;
@@ -21,8 +22,6 @@ pub mod query;
 pub mod replay;
 mod scores;
 pub mod search;
-mod stopwords;
-pub mod text;
 pub mod value_words;
 #[cfg(test)]
 mod hostile;

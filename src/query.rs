@@ -7,7 +7,7 @@
 //!   word) requires nothing. An identifier written in the text ("use `get_current_time` for
 //!   Tokyo") is a mention: a tool of exactly that name ranks above the rest.
 
-use crate::text::{term_of, Analyzer, Piece};
+use crate::analysis::{term_of, Analyzer, Piece};
 
 const SELECT: &str = "select:";
 

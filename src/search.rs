@@ -10,7 +10,7 @@ use rustc_hash::FxHashSet;
 use crate::index::{DocId, Index, TermId, TermKind};
 use crate::query::{self, Query};
 use crate::scores::Scores;
-use crate::text::{term_of, Analyzer, Piece};
+use crate::analysis::{term_of, Analyzer, Piece};
 use crate::value_words;
 
 /// One ranked tool. `score` is rounded to six decimals.

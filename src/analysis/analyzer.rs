@@ -1,27 +1,9 @@
-//! Text analysis: the one place where a string becomes search terms. Documents and queries go
-//! through the same steps, so a word matches itself whatever its case, accents, inflection or
-//! the identifier style it is written in.
-//!
-//! - Identifiers are split into words: `getCurrentWeather`, `get_current_weather`,
-//!   `get-current-weather`, `Get.CurrentWeather`, `mcp__weather__get_current` and `sha256`
-//!   all yield their parts ("get", "current", "weather", "sha", "256"). The whole identifier is
-//!   kept too, without its separators ("getcurrentweather"), so a query that spells a name finds
-//!   it in any of its styles. An apostrophe or a dot between digits does not split ("don't",
-//!   "9.8").
-//! - Words are folded (NFKD with combining marks removed, so "café" meets "cafe"; lowercase),
-//!   English stop words are dropped and the rest stemmed with Porter2 (Snowball English).
-//! - Chinese, Japanese and Korean runs have no spaces to split on; they become overlapping
-//!   two-character pieces ("天气预报" gives "天气", "气预", "预报"), so a query shares pieces with a
-//!   description that uses the same words. A lone character stays a piece of its own.
+//! The analyzer: a text's CJK runs and identifiers, read as pieces.
 
-use std::sync::{LazyLock, Mutex, PoisonError};
-
-use rust_stemmers::{Algorithm, Stemmer};
-use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
 
-use rustc_hash::FxHashMap;
-use crate::stopwords::is_stop_word;
+use super::fold::fold_into;
+use super::split::{joins, splits, Letter};
 
 /// A unit of text the analyzer found, before it becomes a term (see [`term_of`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,171 +145,10 @@ impl Analyzer {
     }
 }
 
-/// What splitting needs to know about one character, for bytes of ASCII text and for chars.
-trait Letter: Copy {
-    /// A letter or digit outside the CJK scripts.
-    fn is_word(self) -> bool;
-    fn is_cjk(self) -> bool;
-    fn is_lower(self) -> bool;
-    fn is_upper(self) -> bool;
-    fn is_number(self) -> bool;
-    fn is_ascii_digit(self) -> bool;
-    /// Joins the parts of one identifier: `_ - . '`.
-    fn is_separator(self) -> bool;
-    fn is_apostrophe(self) -> bool;
-    fn is_dot(self) -> bool;
-}
-
-impl Letter for u8 {
-    fn is_word(self) -> bool {
-        self.is_ascii_alphanumeric()
-    }
-    fn is_cjk(self) -> bool {
-        false
-    }
-    fn is_lower(self) -> bool {
-        self.is_ascii_lowercase()
-    }
-    fn is_upper(self) -> bool {
-        self.is_ascii_uppercase()
-    }
-    fn is_number(self) -> bool {
-        self.is_ascii_digit()
-    }
-    fn is_ascii_digit(self) -> bool {
-        u8::is_ascii_digit(&self)
-    }
-    fn is_separator(self) -> bool {
-        matches!(self, b'_' | b'-' | b'.' | b'\'')
-    }
-    fn is_apostrophe(self) -> bool {
-        self == b'\''
-    }
-    fn is_dot(self) -> bool {
-        self == b'.'
-    }
-}
-
-impl Letter for char {
-    fn is_word(self) -> bool {
-        self.is_alphanumeric() && !is_cjk(self)
-    }
-    fn is_cjk(self) -> bool {
-        is_cjk(self)
-    }
-    fn is_lower(self) -> bool {
-        self.is_lowercase()
-    }
-    fn is_upper(self) -> bool {
-        self.is_uppercase()
-    }
-    fn is_number(self) -> bool {
-        self.is_numeric()
-    }
-    fn is_ascii_digit(self) -> bool {
-        char::is_ascii_digit(&self)
-    }
-    fn is_separator(self) -> bool {
-        matches!(self, '_' | '-' | '.' | '\'')
-    }
-    fn is_apostrophe(self) -> bool {
-        self == '\''
-    }
-    fn is_dot(self) -> bool {
-        self == '.'
-    }
-}
-
-/// The term a piece indexes under, or `None` for a stop word.
-pub fn term_of(piece: Piece<'_>) -> Option<String> {
-    match piece {
-        Piece::Whole(text) | Piece::Gram(text) => Some(text.to_string()),
-        Piece::Word(word) => remembered_term(word),
-    }
-}
-
-static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
-
-/// Terms of words met earlier in this process (`None`: a stop word). The plugin rebuilds its
-/// index after every registry change, over nearly the same vocabulary, and stemming new words was
-/// a third of the build time. Bounded: cleared when it outgrows [`MAX_REMEMBERED_WORDS`].
-static REMEMBERED: LazyLock<Mutex<FxHashMap<String, Option<String>>>> = LazyLock::new(Mutex::default);
-const MAX_REMEMBERED_WORDS: usize = 100_000;
-
-fn remembered_term(word: &str) -> Option<String> {
-    let mut remembered = REMEMBERED.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(term) = remembered.get(word) {
-        return term.clone();
-    }
-    let noise = word.chars().count() < 2 || word.chars().all(|c| c.is_numeric() || c == '.');
-    let term = (!is_stop_word(word) && !noise).then(|| ENGLISH.stem(word).into_owned());
-    if remembered.len() >= MAX_REMEMBERED_WORDS {
-        remembered.clear();
-    }
-    remembered.insert(word.to_string(), term.clone());
-    term
-}
-
-/// NFKD, combining marks removed, lowercase, written into `out` (cleared first). ASCII text is
-/// already decomposed, so it takes the cheap path: catalogs are mostly ASCII and folding is on
-/// the index-build hot path.
-pub fn fold_into(text: &str, out: &mut String) {
-    out.clear();
-    if text.is_ascii() {
-        out.push_str(text);
-        out.make_ascii_lowercase();
-    } else {
-        out.extend(text.nfkd().filter(|&c| !is_combining_mark(c)).flat_map(char::to_lowercase));
-    }
-}
-
-/// Whether separator `c` (between `prev` and `next`) stays inside a part: an apostrophe always
-/// ("don't"), a dot between two digits ("9.8").
-fn joins<L: Letter>(prev: Option<L>, c: L, next: Option<L>) -> bool {
-    let digit = |x: Option<L>| x.is_some_and(L::is_ascii_digit);
-    c.is_apostrophe() || (c.is_dot() && digit(prev) && digit(next))
-}
-
-/// Whether a part ends between two neighbouring characters `prev` and `c` (`next` follows `c`).
-fn splits<L: Letter>(prev: L, c: L, next: Option<L>) -> bool {
-    // Inside a lowercase word, the common case, first: this runs for every character indexed.
-    if prev.is_lower() && c.is_lower() {
-        return false;
-    }
-    if !prev.is_word() || !c.is_word() {
-        // Next to a joining separator ("don't", "9.8"): never.
-        return false;
-    }
-    // camelCase, and the end of an acronym: "HTTPServer" -> "HTTP" | "Server".
-    if prev.is_lower() && c.is_upper() {
-        return true;
-    }
-    if prev.is_upper() && c.is_upper() {
-        return next.is_some_and(L::is_lower);
-    }
-    // Letters and digits: "sha256" -> "sha" | "256", "v2" -> "v" | "2".
-    prev.is_number() != c.is_number()
-}
-
-/// Scripts written without spaces between words (Han, Hiragana, Katakana) and Hangul.
-fn is_cjk(c: char) -> bool {
-    matches!(c,
-        '\u{1100}'..='\u{11FF}'     // Hangul Jamo
-        | '\u{3040}'..='\u{30FF}'   // Hiragana, Katakana
-        | '\u{3130}'..='\u{318F}'   // Hangul compatibility Jamo
-        | '\u{31F0}'..='\u{31FF}'   // Katakana phonetic extensions
-        | '\u{3400}'..='\u{4DBF}'   // CJK extension A
-        | '\u{4E00}'..='\u{9FFF}'   // CJK unified ideographs
-        | '\u{AC00}'..='\u{D7AF}'   // Hangul syllables
-        | '\u{F900}'..='\u{FAFF}'   // CJK compatibility ideographs
-        | '\u{FF66}'..='\u{FF9F}'   // halfwidth Katakana
-        | '\u{20000}'..='\u{2FA1F}' // CJK extensions B-F, compatibility supplement
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::term_of;
 
     fn pieces(text: &str) -> Vec<String> {
         let mut out = Vec::new();
@@ -344,19 +165,6 @@ mod tests {
         let mut out = Vec::new();
         Analyzer::new().pieces(text, |piece| out.extend(term_of(piece)));
         out
-    }
-
-    fn fold(text: &str) -> String {
-        let mut out = String::from("stale");
-        fold_into(text, &mut out);
-        out
-    }
-
-    #[test]
-    fn folds_accents_width_and_case() {
-        assert_eq!(fold("Café RÉSUMÉ"), "cafe resume");
-        assert_eq!(fold("ｆｕｌｌ ﬁle"), "full file");
-        assert_eq!(fold("ASCII Only"), "ascii only");
     }
 
     #[test]
@@ -440,14 +248,5 @@ mod tests {
     fn empty_and_symbol_only_text_has_no_pieces() {
         assert!(pieces("").is_empty());
         assert!(pieces(" -- ** \u{FFFD} ... ").is_empty());
-    }
-
-    #[test]
-    fn remembered_terms_equal_fresh_stems() {
-        for word in ["searching", "searches", "the", "weather"] {
-            let expected = (!is_stop_word(word)).then(|| ENGLISH.stem(word).into_owned());
-            assert_eq!(remembered_term(word), expected);
-            assert_eq!(remembered_term(word), expected, "second call, from the memo");
-        }
     }
 }

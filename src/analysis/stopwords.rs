@@ -21,7 +21,7 @@ const WORDS: [&str; 179] = [
     "yourself", "yourselves",
 ];
 
-pub fn is_stop_word(word: &str) -> bool {
+pub(super) fn is_stop_word(word: &str) -> bool {
     WORDS.binary_search(&word).is_ok()
 }
 
