@@ -3,6 +3,7 @@
 //! same classes through Node-API.)
 
 use crate::index::Index;
+use crate::search::Searcher;
 use crate::input::json::MAX_JSON_DEPTH;
 use crate::limits::{check_query, result_count, MAX_CATALOG_BYTES, MAX_SCHEMA_DEPTH, MAX_TOOLS};
 use crate::replay::selection_from_events;
@@ -12,7 +13,7 @@ fn error_of(catalog: &str) -> String {
 }
 
 fn names(index: &Index, query: &str) -> Vec<String> {
-    index.search(query, 10, &[]).iter().map(|hit| hit.name.to_string()).collect()
+    Searcher::new(index).search(query, 10, &[]).iter().map(|hit| hit.name.to_string()).collect()
 }
 
 #[test]
@@ -64,7 +65,7 @@ fn huge_text_inside_a_catalog_is_indexed_and_summarized() {
     let description = "telemetry ".repeat(1 << 20);
     let name = "n".repeat(100_000);
     let index = Index::from_catalog(&format!(r#"[{{"name": "{name}", "description": "{description}"}}, {{"name": "b"}}]"#)).unwrap();
-    let hit = &index.search("telemetry", 1, &[])[0];
+    let hit = &Searcher::new(&index).search("telemetry", 1, &[])[0];
     assert_eq!((hit.name.len(), hit.summary.chars().count()), (100_000, 240));
 }
 
@@ -106,7 +107,7 @@ fn control_characters_and_odd_whitespace_are_text_like_any_other() {
     let index = Index::from_catalog(r#"[{"name": "tab\tname", "description": "bell\u0007 nul\u0000 weather\u2028line"}]"#).unwrap();
     assert_eq!(names(&index, "weather"), ["tab\tname"]);
     assert_eq!(names(&index, "\u{0}\u{7}\u{2028}"), [] as [String; 0]);
-    assert_eq!(index.search("weather", 1, &[])[0].summary, "bell\u{7} nul\u{0} weather line", "U+2028 is whitespace");
+    assert_eq!(Searcher::new(&index).search("weather", 1, &[])[0].summary, "bell\u{7} nul\u{0} weather line", "U+2028 is whitespace");
 }
 
 #[test]
@@ -115,16 +116,16 @@ fn an_over_long_query_is_refused_and_the_longest_allowed_one_is_served() {
     let index = Index::from_catalog(r#"[{"name": "get_weather", "description": "weather"}]"#).unwrap();
     for longest in ["weather. ".repeat(455), "w".repeat(4096), "天".repeat(4096), "a_".repeat(2048), "+weather ".repeat(455)] {
         assert!(check_query(&longest).is_ok());
-        let _ = index.search(&longest, 20, &[]);
+        let _ = Searcher::new(&index).search(&longest, 20, &[]);
     }
 }
 
 #[test]
 fn huge_and_invalid_limits() {
     let index = Index::from_catalog(r#"[{"name": "a", "description": "weather"}, {"name": "b", "description": "weather"}]"#).unwrap();
-    assert_eq!(index.search("weather", result_count(1e300).unwrap(), &[]).len(), 2);
-    assert_eq!(index.search("weather", usize::MAX, &[]).len(), 2);
-    assert!(index.search("weather", 0, &[]).is_empty());
+    assert_eq!(Searcher::new(&index).search("weather", result_count(1e300).unwrap(), &[]).len(), 2);
+    assert_eq!(Searcher::new(&index).search("weather", usize::MAX, &[]).len(), 2);
+    assert!(Searcher::new(&index).search("weather", 0, &[]).is_empty());
     assert!(result_count(-1.0).is_err() && result_count(f64::NAN).is_err() && result_count(0.5).is_err());
 }
 
@@ -135,7 +136,7 @@ fn huge_exclusion_lists_and_odd_exclusions() {
     let mut exclude: Vec<&str> = many.iter().map(String::as_str).collect();
     exclude.extend(["", "a", "a"]);
     assert_eq!(names(&index, "weather"), ["a", "b"]);
-    assert_eq!(index.search("weather", 5, &exclude).iter().map(|h| h.name).collect::<Vec<_>>(), ["b"]);
+    assert_eq!(Searcher::new(&index).search("weather", 5, &exclude).iter().map(|h| h.name).collect::<Vec<_>>(), ["b"]);
 }
 
 #[test]
@@ -169,11 +170,11 @@ fn corrupted_session_events_select_only_whole_successful_searches() {
 #[test]
 fn empty_inputs_are_empty_answers() {
     let index = Index::from_catalog("[]").unwrap();
-    assert!(index.search("", 5, &[]).is_empty() && index.search("select:", 5, &[]).is_empty());
-    assert!(index.explain("", "x").is_none());
+    assert!(Searcher::new(&index).search("", 5, &[]).is_empty() && Searcher::new(&index).search("select:", 5, &[]).is_empty());
+    assert!(Searcher::new(&index).explain("", "x").is_none());
     assert!(selection_from_events("[]").unwrap().is_empty());
     let one = Index::from_catalog(r#"{"tools": [{"name": "t"}]}"#).unwrap();
-    assert!(one.search("   ", 5, &[]).is_empty() && one.search("+", 5, &[]).is_empty());
+    assert!(Searcher::new(&one).search("   ", 5, &[]).is_empty() && Searcher::new(&one).search("+", 5, &[]).is_empty());
 }
 
 #[test]

@@ -10,19 +10,11 @@
 //! `limits.rs` bound memory.
 
 pub mod analysis;
-pub mod bm25;
-mod build;
-pub mod explain;
-mod fusion;
 pub mod index;
 pub mod input;
 pub mod limits;
-pub mod params;
-pub mod query;
 pub mod replay;
-mod scores;
 pub mod search;
-pub mod value_words;
 #[cfg(test)]
 mod hostile;
 #[cfg(test)]
@@ -37,8 +29,10 @@ pub mod node {
     use napi::{Error, Result, Status};
     use napi_derive::napi;
 
+    use crate::index::{bm25, Index};
     use crate::input::catalog;
-    use crate::{bm25, explain, index, limits, replay, search};
+    use crate::search::{self, Searcher};
+    use crate::{limits, replay};
 
     /// One ranked tool.
     #[napi(object)]
@@ -61,7 +55,7 @@ pub mod node {
     /// costs microseconds, building one costs about as much as parsing the catalog.
     #[napi]
     pub struct ToolIndex {
-        index: index::Index,
+        index: Index,
     }
 
     #[napi]
@@ -71,7 +65,7 @@ pub mod node {
         /// first wins.
         #[napi(factory, js_name = "fromJson", catch_unwind)]
         pub fn from_json(tools_json: String) -> Result<ToolIndex> {
-            let index = index::Index::from_catalog(&tools_json).map_err(invalid)?;
+            let index = Index::from_catalog(&tools_json).map_err(invalid)?;
             Ok(ToolIndex { index })
         }
 
@@ -96,7 +90,7 @@ pub mod node {
             let limit = whole_limit(limit)?;
             let exclude = options.and_then(|o| o.exclude).unwrap_or_default();
             let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
-            let hits = self.index.search(&query, limit, &exclude);
+            let hits = Searcher::new(&self.index).search(&query, limit, &exclude);
             Ok(hits
                 .into_iter()
                 .map(|hit| SearchHit { name: hit.name.to_string(), description: hit.summary.to_string(), score: hit.score })
@@ -120,7 +114,7 @@ pub mod node {
         #[napi(catch_unwind)]
         pub fn explain(&self, query: String, name: String) -> Result<Option<Explanation>> {
             check_query(&query)?;
-            Ok(self.index.explain(&query, &name).map(Explanation::from))
+            Ok(Searcher::new(&self.index).explain(&query, &name).map(Explanation::from))
         }
     }
 
@@ -180,8 +174,8 @@ pub mod node {
         pub schema: u32,
     }
 
-    impl From<explain::Explanation<'_>> for Explanation {
-        fn from(e: explain::Explanation<'_>) -> Self {
+    impl From<search::Explanation<'_>> for Explanation {
+        fn from(e: search::Explanation<'_>) -> Self {
             let terms = e
                 .terms
                 .into_iter()

@@ -3,7 +3,8 @@
 //! prints the seed of the case, and `case(seed)` rebuilds it.
 
 use crate::index::Index;
-use crate::query::Query;
+use crate::search::Searcher;
+use crate::search::Query;
 use crate::replay::{selection_from_events, SEARCH_TOOL};
 
 /// SplitMix64: tiny, fast and good enough to pick test inputs; no dependency.
@@ -137,7 +138,7 @@ fn query(rng: &mut Rng, tools: &[(String, String)]) -> String {
 type Ranking = Vec<(String, String, f64)>;
 
 fn ranking(index: &Index, query: &str, limit: usize, exclude: &[&str]) -> Ranking {
-    index.search(query, limit, exclude).into_iter().map(|h| (h.name.to_string(), h.summary.to_string(), h.score)).collect()
+    Searcher::new(index).search(query, limit, exclude).into_iter().map(|h| (h.name.to_string(), h.summary.to_string(), h.score)).collect()
 }
 
 const CASES: u64 = 300;
@@ -186,7 +187,7 @@ fn a_tool_named_by_the_query_comes_first_whatever_the_limit_and_exclusions() {
         let name = &tools[rng.below(tools.len())].0;
         let padded = format!("{}{name}{}", " ".repeat(rng.below(3)), "\t".repeat(rng.below(2)));
         let excluded: Vec<&str> = if rng.chance(50) { vec![name.as_str()] } else { Vec::new() };
-        let hits = index.search(&padded, 1 + rng.below(20), &excluded);
+        let hits = Searcher::new(&index).search(&padded, 1 + rng.below(20), &excluded);
         assert_eq!(hits[0].name, name, "seed {seed}");
         assert!(hits[1..].iter().all(|hit| hit.name != name), "seed {seed}: listed once");
     }

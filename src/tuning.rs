@@ -10,7 +10,8 @@
 
 use crate::input::projection::FIELDS;
 use crate::index::Index;
-use crate::params::Params;
+use crate::search::Searcher;
+use crate::index::Params;
 use crate::input::json::Json;
 
 struct Request {
@@ -106,7 +107,7 @@ fn metrics(catalog: &str, params: &Params, requests: &[&Request]) -> (f64, f64, 
     let index = Index::from_catalog_with(catalog, params.clone()).expect("catalog");
     let mut sums = (0.0, 0.0, 0.0, 0.0);
     for request in requests {
-        let ranked: Vec<&str> = index.search(&request.query, 10, &[]).iter().map(|h| h.name).collect();
+        let ranked: Vec<&str> = Searcher::new(&index).search(&request.query, 10, &[]).iter().map(|h| h.name).collect();
         let recall = |k: usize| {
             let found = request.relevant.iter().filter(|r| ranked.iter().take(k).any(|n| n == r)).count();
             found as f64 / request.relevant.len() as f64

@@ -5,16 +5,18 @@
 //! terms it meets in its own order; merging the chunks in catalog order then gives every term
 //! the id a single pass would have given it, so the index is the same whatever the thread count.
 
-use crate::bm25;
-use crate::input::catalog::ToolSpec;
-use crate::input::projection::{project, Field, FIELDS};
 use rustc_hash::{FxHashMap, FxHashSet};
-use crate::index::{Doc, DocId, Index, Posting, Postings, TermId, TermKind, Tf};
-use crate::input::json::Json;
-use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
-use crate::params::Params;
-use crate::input::summary::summarize;
+
 use crate::analysis::{term_of, Analyzer, Piece};
+use crate::input::catalog::ToolSpec;
+use crate::input::json::Json;
+use crate::input::projection::{project, Field, FIELDS};
+use crate::input::summary::summarize;
+use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
+
+use super::postings::{Posting, Postings};
+use super::vocabulary::Vocabulary;
+use super::{bm25, Doc, DocId, Index, Params, TermId, TermKind, Tf};
 
 /// Catalogs smaller than this are analyzed on the calling thread: a thread costs more to start
 /// than a few hundred tools take to analyze.
@@ -22,59 +24,67 @@ const TOOLS_PER_THREAD: usize = 256;
 /// More threads than this gain little: the merge that follows is sequential.
 const MAX_THREADS: usize = 4;
 
-impl Index {
-    pub(crate) fn build(json: &Json, tools: &[ToolSpec], params: Params) -> Index {
-        Self::build_on(json, tools, params, threads_for(tools.len()))
-    }
+pub(super) fn build(json: &Json, tools: &[ToolSpec], params: Params) -> Index {
+    build_on(json, tools, params, threads_for(tools.len()))
+}
 
-    fn build_on(json: &Json, tools: &[ToolSpec], params: Params, threads: usize) -> Index {
-        let (selected, left_out) = select(tools);
-        let chunks = analyze_in_chunks(json, &selected, threads);
-        let mut index = Index {
-            params,
-            docs: Vec::with_capacity(selected.len()),
-            by_name: Vec::new(),
-            terms: FxHashMap::default(),
-            kinds: Vec::new(),
-            postings: Postings::default(),
-            idf: Vec::new(),
-            words_sorted: Vec::new(),
-            warnings: Vec::new(),
-        };
-        let mut lengths: Vec<[usize; FIELDS]> = Vec::with_capacity(selected.len());
-        let mut postings: Vec<(TermId, Posting)> = Vec::new();
-        let mut too_deep: Vec<&str> = Vec::new();
-        for chunk in chunks {
-            // Local term ids to global ones, in the chunk's own order of first appearance.
-            let global: Vec<TermId> = chunk.terms.iter().map(|(text, kind)| index.term_id(text, *kind)).collect();
-            for analyzed in chunk.docs {
-                let doc = index.docs.len() as DocId;
-                postings.extend(analyzed.postings.iter().map(|&(term, tf)| (global[term as usize], Posting { doc, tf })));
-                lengths.push(analyzed.lengths);
-                if analyzed.too_deep {
-                    too_deep.push(selected[doc as usize].name);
-                }
-                index.docs.push(analyzed.doc);
+fn build_on(json: &Json, tools: &[ToolSpec], params: Params, threads: usize) -> Index {
+    let (selected, left_out) = select(tools);
+    let chunks = analyze_in_chunks(json, &selected, threads);
+    let mut vocabulary = Vocabulary::default();
+    let mut docs: Vec<Doc> = Vec::with_capacity(selected.len());
+    let mut lengths: Vec<[usize; FIELDS]> = Vec::with_capacity(selected.len());
+    let mut pairs: Vec<(TermId, Posting)> = Vec::new();
+    let mut too_deep: Vec<&str> = Vec::new();
+    for chunk in chunks {
+        // Local term ids to global ones, in the chunk's own order of first appearance.
+        let local = &chunk.vocabulary;
+        let global: Vec<TermId> =
+            local.texts().iter().enumerate().map(|(id, text)| vocabulary.id(text, local.kind(id as TermId))).collect();
+        for analyzed in chunk.docs {
+            let doc = docs.len() as DocId;
+            pairs.extend(analyzed.postings.iter().map(|&(term, tf)| (global[term as usize], Posting { doc, tf })));
+            lengths.push(analyzed.lengths);
+            if analyzed.too_deep {
+                too_deep.push(selected[doc as usize].name);
             }
+            docs.push(analyzed.doc);
         }
-        index.normalize_lengths(&lengths);
-        index.postings = Postings::group(index.kinds.len(), postings);
-        let n = index.docs.len();
-        index.idf = (0..index.kinds.len()).map(|t| bm25::idf(n, index.postings.count(t as TermId))).collect();
-        index.postings.weigh(&index.idf, &index.docs, index.params.k1);
-        let mut by_name: Vec<DocId> = (0..n as DocId).collect();
-        by_name.sort_unstable_by(|&a, &b| index.docs[a as usize].name().cmp(index.docs[b as usize].name()));
-        index.by_name = by_name;
-        let mut words: Vec<(Box<str>, TermId)> = index
-            .terms
-            .iter()
-            .filter(|(_, &id)| index.kinds[id as usize] == TermKind::Word)
-            .map(|(text, &id)| (text.as_str().into(), id))
-            .collect();
-        words.sort_unstable();
-        index.words_sorted = words;
-        index.warnings = warnings(&too_deep, left_out);
-        index
+    }
+    set_field_factors(&mut docs, &lengths, &params);
+    let mut postings = Postings::group(vocabulary.len(), pairs);
+    let n = docs.len();
+    let idf: Vec<f64> = (0..vocabulary.len()).map(|t| bm25::idf(n, postings.count(t as TermId))).collect();
+    postings.weigh(&idf, &docs, params.k1);
+    let mut by_name: Vec<DocId> = (0..n as DocId).collect();
+    by_name.sort_unstable_by(|&a, &b| docs[a as usize].name().cmp(docs[b as usize].name()));
+    Index {
+        params,
+        docs,
+        by_name,
+        words_sorted: vocabulary.sorted_words(),
+        vocabulary,
+        postings,
+        idf,
+        warnings: warnings(&too_deep, left_out),
+    }
+}
+
+/// Fixes each document's field factors once every length is known. Integer totals keep the
+/// averages independent of catalog order.
+fn set_field_factors(docs: &mut [Doc], lengths: &[[usize; FIELDS]], params: &Params) {
+    let n = lengths.len().max(1) as f64;
+    let mut avg = [0.0; FIELDS];
+    for (f, slot) in avg.iter_mut().enumerate() {
+        *slot = lengths.iter().map(|l| l[f]).sum::<usize>() as f64 / n;
+    }
+    for (doc, len) in docs.iter_mut().zip(lengths) {
+        for f in 0..FIELDS {
+            let ratio = if avg[f] > 0.0 { len[f] as f64 / avg[f] } else { 0.0 };
+            let norm = 1.0 - params.b[f] + params.b[f] * ratio;
+            // An empty field contributes nothing (and with b = 1 its norm would be 0).
+            doc.field_factor[f] = if len[f] == 0 { 0.0 } else { params.weights[f] / norm };
+        }
     }
 }
 
@@ -127,10 +137,8 @@ fn analyze_in_chunks(json: &Json, tools: &[&ToolSpec], threads: usize) -> Vec<Ch
 }
 
 /// The analysis of a run of consecutive tools, with term ids local to it.
-#[derive(Default)]
 struct Chunk {
-    /// Its terms in order of first appearance; a term's local id is its position here.
-    terms: Vec<(String, TermKind)>,
+    vocabulary: Vocabulary,
     docs: Vec<Analyzed>,
 }
 
@@ -145,26 +153,25 @@ struct Analyzed {
 
 impl Chunk {
     fn analyze(json: &Json, tools: &[&ToolSpec]) -> Chunk {
-        let mut builder = Builder::default();
-        let docs = tools.iter().map(|tool| builder.analyze(json, tool)).collect();
-        Chunk { terms: builder.terms, docs }
+        let mut analysis = Analysis::default();
+        let docs = tools.iter().map(|tool| analysis.analyze(json, tool)).collect();
+        Chunk { vocabulary: analysis.vocabulary, docs }
     }
 }
 
 /// Scratch state of one chunk's analysis: its vocabulary, and caches from analyzer pieces to term
 /// ids, so a word the catalog repeats is resolved once.
 #[derive(Default)]
-struct Builder {
+struct Analysis {
     analyzer: Analyzer,
-    terms: Vec<(String, TermKind)>,
-    ids: FxHashMap<String, TermId>,
+    vocabulary: Vocabulary,
     words: FxHashMap<String, Option<TermId>>,
     verbatim: FxHashMap<String, TermId>,
     /// (term, field) of every term occurrence in the tool being analyzed.
     occurrences: Vec<(TermId, Field)>,
 }
 
-impl Builder {
+impl Analysis {
     fn analyze(&mut self, json: &Json, tool: &ToolSpec) -> Analyzed {
         let projection = project(json, tool);
         self.occurrences.clear();
@@ -192,13 +199,13 @@ impl Builder {
     }
 
     fn add_text(&mut self, field: Field, text: &str) {
-        let Builder { analyzer, terms, ids, words, verbatim, occurrences } = self;
+        let Analysis { analyzer, vocabulary, words, verbatim, occurrences } = self;
         analyzer.pieces(text, |piece| {
             let id = match piece {
                 Piece::Word(word) => match words.get(word) {
                     Some(&id) => id,
                     None => {
-                        let id = term_of(piece).map(|term| local_id(terms, ids, term, TermKind::Word));
+                        let id = term_of(piece).map(|term| vocabulary.id(&term, TermKind::Word));
                         words.insert(word.to_string(), id);
                         id
                     }
@@ -206,7 +213,7 @@ impl Builder {
                 Piece::Whole(text) | Piece::Gram(text) => Some(match verbatim.get(text) {
                     Some(&id) => id,
                     None => {
-                        let id = local_id(terms, ids, text.to_string(), TermKind::Verbatim);
+                        let id = vocabulary.id(text, TermKind::Verbatim);
                         verbatim.insert(text.to_string(), id);
                         id
                     }
@@ -217,21 +224,6 @@ impl Builder {
             }
         });
     }
-}
-
-/// The chunk-local id of `term`, added if new. A term met as a word is a word, even if it was
-/// first met as a whole identifier (a stem and a joined name can spell the same).
-fn local_id(terms: &mut Vec<(String, TermKind)>, ids: &mut FxHashMap<String, TermId>, term: String, kind: TermKind) -> TermId {
-    if let Some(&id) = ids.get(term.as_str()) {
-        if kind == TermKind::Word {
-            terms[id as usize].1 = TermKind::Word;
-        }
-        return id;
-    }
-    let id = terms.len() as TermId;
-    ids.insert(term.clone(), id);
-    terms.push((term, kind));
-    id
 }
 
 /// At most two sentences however many tools are affected: a caller logs them, and a catalog of
@@ -280,19 +272,20 @@ fn quoted(name: &str) -> String {
 mod tests {
     use super::*;
     use crate::input::catalog;
+    use crate::search::Searcher;
 
     #[test]
     fn any_thread_count_builds_the_same_index() {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/bfcl/bfcl-catalog.json")).unwrap();
         let json = catalog::parse(&text).unwrap();
         let tools = catalog::tools(&json).unwrap();
-        let one = Index::build_on(&json, &tools, Params::default(), 1);
+        let one = build_on(&json, &tools, Params::default(), 1);
         for threads in [2, 3, 7] {
-            let many = Index::build_on(&json, &tools, Params::default(), threads);
-            assert_eq!(many.terms, one.terms, "{threads} threads: term ids");
-            assert_eq!(many.kinds, one.kinds);
+            let many = build_on(&json, &tools, Params::default(), threads);
+            assert_eq!(many.vocabulary, one.vocabulary, "{threads} threads: term ids");
             assert_eq!(many.idf, one.idf);
             for query in ["area of a circle", "convert currency", "math.factorial", "find restaurants near me. Also book a hotel"] {
+                let (many, one) = (Searcher::new(&many), Searcher::new(&one));
                 assert_eq!(many.search(query, 20, &[]), one.search(query, 20, &[]), "{threads} threads: {query}");
             }
         }
@@ -302,9 +295,9 @@ mod tests {
     fn a_word_repeated_past_sixteen_bits_saturates_its_count() {
         let description = "echo ".repeat(70_000);
         let index = Index::from_catalog(&format!(r#"[{{"name": "loud", "description": "{description}"}}, {{"name": "quiet", "description": "echo"}}]"#)).unwrap();
-        let (tf, _) = index.postings.find(index.terms["echo"], 0).unwrap();
+        let (tf, _) = index.postings.find(index.term("echo").unwrap(), 0).unwrap();
         assert_eq!(tf[Field::Description as usize], Tf::MAX);
-        assert_eq!(index.search("echo", 2, &[]).len(), 2);
+        assert_eq!(Searcher::new(&index).search("echo", 2, &[]).len(), 2);
     }
 
     #[test]

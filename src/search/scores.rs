@@ -1,6 +1,30 @@
-//! Per-document score slots for one query.
+//! Per-document score slots for one query, and the BM25F scores of a query's terms added into
+//! them.
 
-use crate::index::DocId;
+use crate::index::{DocId, Index};
+
+use super::expansion::QueryTerm;
+
+/// Adds the BM25F scores of weighted query terms (see [`super::expansion::distinct_terms`]) to
+/// cleared score slots, then keeps only the documents that hold every required term.
+pub(crate) fn add_bm25f(index: &Index, scores: &mut Scores, terms: &[QueryTerm], required: &[String]) {
+    for term in terms {
+        for (doc, impact) in index.postings().scored(term.id) {
+            scores.add(doc, contribution(impact, term.weight));
+        }
+    }
+    for term in required {
+        let id = index.term(term);
+        scores.retain(|doc| id.is_some_and(|id| index.holds(id, doc)));
+    }
+}
+
+/// A query term's part of a document's BM25F score: the term's impact in the document (fixed when
+/// the index was built) times the weight the query gives the term. Scores add these up and
+/// explanations report them, so the two cannot disagree.
+pub(crate) fn contribution(impact: f64, weight: f64) -> f64 {
+    impact * weight
+}
 
 /// Scores of the documents one query touched: dense by document, plus the list of those touched,
 /// so adding a posting's weight is an array update and only matching documents are read back.

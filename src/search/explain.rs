@@ -2,13 +2,13 @@
 //! (with their fields and their part of the score) and those it lacks. The command line's
 //! `explain` and `lint` are built on it.
 
-use crate::bm25;
-use crate::input::projection::FIELDS;
-use rustc_hash::FxHashSet;
-use crate::index::{DocId, Index, TermId};
-use crate::query::Query;
-use crate::search::Match;
 use crate::analysis::{term_of, Analyzer, Piece};
+use crate::index::{bm25, DocId, Tf};
+use crate::input::projection::FIELDS;
+
+use super::expansion::{distinct_terms, Match, QueryTerm};
+use super::scores::contribution;
+use super::{Query, Searcher};
 
 /// Why one tool ranks where it does for one query.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,44 +50,44 @@ pub struct TermMatch {
     pub idf: f64,
     /// Its part of the whole-query BM25F score.
     pub contribution: f64,
-    /// Occurrences per field, in [`crate::input::projection::Field`] order.
+    /// Occurrences per field, in [`crate::Field`] order.
     pub fields: [u32; FIELDS],
 }
 
-impl Index {
+impl<'i> Searcher<'i> {
     /// Why `name` ranks where it does for `query`; `None` for a name the index does not hold.
-    pub fn explain(&self, query: &str, name: &str) -> Option<Explanation<'_>> {
-        let doc = self.doc_named(name)?;
-        let text_of_doc = self.docs[doc as usize].text();
+    /// Its terms are the very list the whole query's BM25F score is summed from, each with the
+    /// part it adds to the tool's score.
+    pub fn explain(&self, query: &str, name: &str) -> Option<Explanation<'i>> {
+        let index = self.index;
+        let doc = index.doc_named(name)?;
         let ranking = self.search(query, usize::MAX, &[]);
         let position = ranking.iter().position(|hit| hit.name == name);
         let (text, fused) = match Query::parse(query) {
             Query::Select(_) => (query, false),
             Query::Ranked { text, .. } => (text, self.fuses(text)),
         };
-        let mut terms = Vec::new();
         let mut analyzer = Analyzer::new();
-        // In term-id order, so a term's scored weight is a binary search away.
-        let distinct = self.distinct_terms(&mut analyzer, text);
-        let scored_weight = |id: TermId| distinct.binary_search_by_key(&id, |term| term.0).ok().map(|at| distinct[at].1);
-        let mut reported = FxHashSet::default();
-        self.query_terms(&mut analyzer, text, |qt| {
-            // Each term once, as the word that gave it the weight it is scored with.
-            if scored_weight(qt.id) != Some(qt.weight) || !reported.insert(qt.id) {
-                return;
-            }
-            let Some((tf, impact)) = self.postings.find(qt.id, doc) else { return };
-            terms.push(TermMatch {
-                term: self.term_text(qt.id).to_string(),
-                query_word: qt.word.to_string(),
-                kind: qt.kind,
-                idf: self.idf[qt.id as usize],
-                contribution: bm25::round6(impact * qt.weight),
+        let mut words: Vec<String> = Vec::new();
+        let scored = distinct_terms(index, &mut analyzer, text, |word| words.push(word.to_string()));
+        let mut held: Vec<(QueryTerm, [Tf; FIELDS], f64)> =
+            scored.iter().filter_map(|&term| index.postings().find(term.id, doc).map(|(tf, impact)| (term, tf, impact))).collect();
+        // In the order the query asks for them.
+        held.sort_unstable_by_key(|(term, ..)| term.at);
+        let terms = held
+            .into_iter()
+            .map(|(term, tf, impact)| TermMatch {
+                term: index.term_text(term.id).to_string(),
+                query_word: words[term.at].clone(),
+                kind: term.kind,
+                idf: index.idf(term.id),
+                contribution: bm25::round6(contribution(impact, term.weight)),
                 fields: tf.map(u32::from),
-            });
-        });
+            })
+            .collect();
+        let doc_text = index.doc(doc);
         Some(Explanation {
-            name: self.docs[doc as usize].name(),
+            name: doc_text.name(),
             rank: position.map(|p| p + 1),
             score: position.map_or(0.0, |p| ranking[p].score),
             exact: query.trim() == name,
@@ -95,35 +95,32 @@ impl Index {
             terms,
             missing: self.missing_terms(&mut analyzer, text, doc),
             matches: ranking.len(),
-            text: text_of_doc,
+            text: doc_text.text(),
         })
     }
 
     /// The query's own terms (not related words, not joined identifiers) that `doc` lacks.
     fn missing_terms(&self, analyzer: &mut Analyzer, text: &str, doc: DocId) -> Vec<MissingTerm> {
+        let index = self.index;
         let mut missing: Vec<MissingTerm> = Vec::new();
         analyzer.pieces(text, |piece| {
             let (Piece::Word(word) | Piece::Gram(word)) = piece else { return };
             let Some(term) = term_of(piece) else { return };
-            let id = self.terms.get(term.as_str()).copied();
-            if id.is_some_and(|id| self.holds(id, doc)) || missing.iter().any(|m| m.term == term) {
+            let id = index.term(&term);
+            if id.is_some_and(|id| index.holds(id, doc)) || missing.iter().any(|m| m.term == term) {
                 return;
             }
-            let idf = id.map(|id| bm25::round6(self.idf[id as usize]));
+            let idf = id.map(|id| bm25::round6(index.idf(id)));
             missing.push(MissingTerm { term, query_word: word.to_string(), idf });
         });
         missing
-    }
-
-    fn term_text(&self, id: TermId) -> &str {
-        // Explanations are rare; a scan keeps the index free of a reverse table.
-        self.terms.iter().find(|(_, &t)| t == id).map_or("", |(text, _)| text.as_str())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::Index;
 
     const CATALOG: &str = r#"[
         {"name": "get_weather", "description": "Get the current weather forecast for a city.",
@@ -135,16 +132,16 @@ mod tests {
     #[test]
     fn explains_rank_score_and_matched_terms_by_field() {
         let index = Index::from_catalog(CATALOG).unwrap();
-        let explained = index.explain("weather in the city", "get_weather").unwrap();
+        let explained = Searcher::new(&index).explain("weather in the city", "get_weather").unwrap();
         assert_eq!(explained.rank, Some(1));
         assert!(!explained.exact && !explained.fused);
-        assert_eq!(explained.score, index.search("weather in the city", 1, &[])[0].score);
+        assert_eq!(explained.score, Searcher::new(&index).search("weather in the city", 1, &[])[0].score);
         let weather = explained.terms.iter().find(|t| t.term == "weather").unwrap();
         assert_eq!((weather.kind, weather.fields), (Match::Word, [1, 1, 0, 0]));
         let city = explained.terms.iter().find(|t| t.term == "citi").unwrap();
         assert_eq!((city.query_word.as_str(), city.fields), ("city", [0, 1, 1, 1]));
         assert_eq!(explained.matches, 1);
-        let lacking = index.explain("weather in the city tomorrow tomorrow", "get_weather").unwrap().missing;
+        let lacking = Searcher::new(&index).explain("weather in the city tomorrow tomorrow", "get_weather").unwrap().missing;
         assert_eq!(lacking, [MissingTerm { term: "tomorrow".into(), query_word: "tomorrow".into(), idf: None }]);
         let sum: f64 = explained.terms.iter().map(|t| t.contribution).sum();
         assert!((sum - explained.score).abs() < 1e-5);
@@ -154,20 +151,20 @@ mod tests {
     #[test]
     fn explains_related_words_and_misses() {
         let index = Index::from_catalog(CATALOG).unwrap();
-        let explained = index.explain("calculate tax", "calc_tax").unwrap();
+        let explained = Searcher::new(&index).explain("calculate tax", "calc_tax").unwrap();
         assert!(explained.terms.iter().any(|t| t.kind == Match::Related && t.term == "calc" && t.query_word == "calculate"));
-        let miss = index.explain("weather", "send_mail").unwrap();
+        let miss = Searcher::new(&index).explain("weather", "send_mail").unwrap();
         assert_eq!((miss.rank, miss.score, miss.terms.len()), (None, 0.0, 0));
         assert_eq!(miss.missing.iter().map(|m| m.term.as_str()).collect::<Vec<_>>(), ["weather"]);
         assert!(miss.missing[0].idf.is_some());
-        assert!(index.explain("weather", "no_such_tool").is_none());
-        assert!(index.explain("send_mail", "send_mail").unwrap().exact);
+        assert!(Searcher::new(&index).explain("weather", "no_such_tool").is_none());
+        assert!(Searcher::new(&index).explain("send_mail", "send_mail").unwrap().exact);
     }
 
     #[test]
     fn a_compound_query_is_marked_fused() {
         let index = Index::from_catalog(CATALOG).unwrap();
-        let explained = index.explain("Get the weather forecast. Then send an email about it.", "send_mail").unwrap();
+        let explained = Searcher::new(&index).explain("Get the weather forecast. Then send an email about it.", "send_mail").unwrap();
         assert!(explained.fused);
         assert!(explained.rank.is_some_and(|r| r <= 2));
     }

@@ -2,11 +2,13 @@
 //! requests, each pair of neighbouring requests and the whole query are ranked on their own and
 //! the rankings fused, so that every request places its best tools near the top.
 
-use crate::index::{Index, TermId};
-use crate::scores::Scores;
 use crate::analysis::Analyzer;
 
-impl Index {
+use super::expansion::{distinct_terms, QueryTerm};
+use super::scores::{add_bm25f, Scores};
+use super::Searcher;
+
+impl Searcher<'_> {
     /// One score per document from the rankings of the parts of a compound query (reciprocal-rank
     /// fusion), so that the longest request cannot take every slot. The parts:
     /// - the whole query (weight `fusion_whole`);
@@ -18,10 +20,11 @@ impl Index {
     ///   Battle of Gettysburg. Do you know when that took place?").
     ///
     /// Each request is analyzed once; a pair reuses its two requests' terms.
-    pub(crate) fn fused(&self, text: &str, requests: &[&str], required: &[String]) -> Scores {
-        let p = &self.params;
+    pub(super) fn fused(&self, text: &str, requests: &[&str], required: &[String]) -> Scores {
+        let index = self.index;
+        let p = index.params();
         let whole = self.scores(text, required);
-        let mut fused = Scores::new(self.docs.len());
+        let mut fused = Scores::new(index.len());
         let credits = |scores: &Scores| {
             let ranked = self.top(scores.iter().map(|(d, s)| (s, d)).collect(), p.fusion_depth);
             ranked.into_iter().enumerate().map(|(rank, (_, doc))| (doc, (p.fusion_k + 1.0) / (p.fusion_k + 1.0 + rank as f64)))
@@ -31,13 +34,13 @@ impl Index {
         }
         // One set of score slots for every part: a query can hold hundreds of them, and slots
         // for the whole catalog per part made such a query cost seconds on a large catalog.
-        let mut part_scores = Scores::new(self.docs.len());
-        let mut best = Scores::new(self.docs.len());
+        let mut part_scores = Scores::new(index.len());
+        let mut best = Scores::new(index.len());
         let mut analyzer = Analyzer::new();
-        let terms: Vec<Vec<(TermId, f64)>> = requests.iter().map(|request| self.distinct_terms(&mut analyzer, request)).collect();
+        let terms: Vec<Vec<QueryTerm>> = requests.iter().map(|request| distinct_terms(index, &mut analyzer, request, |_| {})).collect();
         for request_terms in &terms {
             part_scores.clear();
-            self.score_terms(&mut part_scores, request_terms, required);
+            add_bm25f(index, &mut part_scores, request_terms, required);
             for (doc, credit) in credits(&part_scores) {
                 best.raise(doc, credit);
             }
@@ -48,7 +51,7 @@ impl Index {
         if p.fusion_pair > 0.0 {
             for pair in terms.windows(2) {
                 part_scores.clear();
-                self.score_terms(&mut part_scores, &union(&pair[0], &pair[1]), required);
+                add_bm25f(index, &mut part_scores, &union(&pair[0], &pair[1]), required);
                 for (doc, credit) in credits(&part_scores) {
                     fused.add(doc, p.fusion_pair * credit);
                 }
@@ -67,16 +70,16 @@ impl Index {
 
 /// The terms of two requests read together: every term of either, with the larger weight. Both
 /// lists are in term-id order, and so is the result.
-fn union(a: &[(TermId, f64)], b: &[(TermId, f64)]) -> Vec<(TermId, f64)> {
+fn union(a: &[QueryTerm], b: &[QueryTerm]) -> Vec<QueryTerm> {
     let mut both = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     loop {
         let next = match (a.get(i), b.get(j)) {
-            (Some(&x), Some(&y)) if x.0 == y.0 => {
+            (Some(&x), Some(&y)) if x.id == y.id => {
                 (i, j) = (i + 1, j + 1);
-                (x.0, x.1.max(y.1))
+                QueryTerm { weight: x.weight.max(y.weight), ..x }
             }
-            (Some(&x), Some(&y)) if x.0 < y.0 => {
+            (Some(&x), Some(&y)) if x.id < y.id => {
                 i += 1;
                 x
             }
@@ -98,20 +101,29 @@ fn union(a: &[(TermId, f64)], b: &[(TermId, f64)]) -> Vec<(TermId, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::Params;
+    use crate::index::{Index, Params, TermId};
+    use crate::search::Match;
+
+    fn terms(list: &[(TermId, f64)]) -> Vec<QueryTerm> {
+        list.iter().map(|&(id, weight)| QueryTerm { id, weight, kind: Match::Word, at: 0 }).collect()
+    }
+
+    fn pairs(list: &[QueryTerm]) -> Vec<(TermId, f64)> {
+        list.iter().map(|term| (term.id, term.weight)).collect()
+    }
 
     #[test]
     fn the_union_of_two_requests_keeps_every_term_once_with_its_larger_weight() {
-        let a = [(1, 1.0), (4, 0.3), (7, 1.0)];
-        let b = [(2, 1.0), (4, 1.0), (9, 0.5)];
-        assert_eq!(union(&a, &b), [(1, 1.0), (2, 1.0), (4, 1.0), (7, 1.0), (9, 0.5)]);
+        let a = terms(&[(1, 1.0), (4, 0.3), (7, 1.0)]);
+        let b = terms(&[(2, 1.0), (4, 1.0), (9, 0.5)]);
+        assert_eq!(pairs(&union(&a, &b)), [(1, 1.0), (2, 1.0), (4, 1.0), (7, 1.0), (9, 0.5)]);
         assert_eq!(union(&b, &a), union(&a, &b));
         assert_eq!(union(&a, &[]), a);
         assert!(union(&[], &[]).is_empty());
     }
 
     fn top(index: &Index, query: &str, n: usize) -> Vec<String> {
-        index.search(query, n, &[]).iter().map(|h| h.name.to_string()).collect()
+        Searcher::new(index).search(query, n, &[]).iter().map(|h| h.name.to_string()).collect()
     }
 
     #[test]
@@ -138,7 +150,7 @@ mod tests {
         let without = Index::from_catalog_with(catalog, Params { fusion_pair: 0.0, ..Params::default() }).unwrap();
         // The tool that needs both sentences gains on the one that serves the first alone.
         let lead = |index: &Index| {
-            let score = |name: &str| index.explain(query, name).unwrap().score;
+            let score = |name: &str| Searcher::new(index).explain(query, name).unwrap().score;
             score("event_date") - score("battle_facts")
         };
         assert!(lead(&with_pairs) > lead(&without) + 0.01, "{} vs {}", lead(&with_pairs), lead(&without));

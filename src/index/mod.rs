@@ -1,16 +1,26 @@
-//! The inverted index: built once per catalog (see `build.rs`), then searched many times (see
-//! `search.rs`).
+//! The third stage: the inverted index over a catalog, built once (see `builder`) and then read
+//! by the query side ([`crate::search::Searcher`]) for every search.
 //!
 //! Each term keeps a postings list of the documents that contain it, with its frequency in each
 //! field, so a search reads only its own terms' postings. Everything that depends on the whole
 //! catalog (field-length averages, idf) is fixed at build time, from integer totals, so the same
-//! tools in any order give the same index.
+//! tools in any order give the same index. The fields of [`Index`] are private: the query side
+//! reads it through the narrow crate API at the end of this file (a document's strings, a term's
+//! id, kind, idf and postings, words by prefix), so its representation can change here alone.
 
-use crate::bm25;
-use crate::input::catalog::{self, CatalogError};
+pub mod bm25;
+mod builder;
+mod params;
+mod postings;
+mod vocabulary;
+
+pub use params::Params;
+pub(crate) use postings::Postings;
+
+use crate::input::catalog::{self, CatalogError, ToolSpec};
+use crate::input::json::Json;
 use crate::input::projection::FIELDS;
-use rustc_hash::FxHashMap;
-use crate::params::Params;
+use vocabulary::Vocabulary;
 
 pub(crate) type DocId = u32;
 pub(crate) type TermId = u32;
@@ -18,6 +28,7 @@ pub(crate) type TermId = u32;
 /// BM25 no longer tells counts apart, and postings are most of an index's memory.
 pub(crate) type Tf = u16;
 
+/// One indexed tool.
 pub(crate) struct Doc {
     /// Name, summary and projected text, one after another in one allocation: an index holds a
     /// document per tool, and three strings each made building and freeing one visibly slower.
@@ -25,11 +36,11 @@ pub(crate) struct Doc {
     name_end: u32,
     summary_end: u32,
     /// Per field: weight / length normalization, so a term's fielded frequency is a dot product.
-    pub field_factor: [f64; FIELDS],
+    field_factor: [f64; FIELDS],
 }
 
 impl Doc {
-    pub(crate) fn new(name: &str, summary: &str, text: &str) -> Doc {
+    fn new(name: &str, summary: &str, text: &str) -> Doc {
         let mut strings = String::with_capacity(name.len() + summary.len() + text.len());
         strings.push_str(name);
         strings.push_str(summary);
@@ -39,94 +50,62 @@ impl Doc {
         Doc { strings, name_end, summary_end, field_factor: [0.0; FIELDS] }
     }
 
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.strings[..self.name_end as usize]
     }
 
     /// The short description a hit carries.
-    pub fn summary(&self) -> &str {
+    pub(crate) fn summary(&self) -> &str {
         &self.strings[self.name_end as usize..self.summary_end as usize]
     }
 
     /// The projected text, for `search_text`.
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         &self.strings[self.summary_end as usize..]
     }
 }
 
-/// One document's occurrences of one term, as the build collects them.
-#[derive(Clone, Copy)]
-pub(crate) struct Posting {
-    pub doc: DocId,
-    pub tf: [Tf; FIELDS],
-}
-
 /// How a term came about, which decides how a query may match it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TermKind {
+pub(crate) enum TermKind {
     /// A stemmed word; takes part in prefix matching.
     Word,
     /// A whole identifier or a CJK piece; matches only itself.
     Verbatim,
 }
 
+/// A BM25F index over the tools of one catalog.
 pub struct Index {
-    pub(crate) params: Params,
-    pub(crate) docs: Vec<Doc>,
+    params: Params,
+    docs: Vec<Doc>,
     /// Document ids in name order, for exact-name lookups.
-    pub(crate) by_name: Vec<DocId>,
-    pub(crate) terms: FxHashMap<String, TermId>,
-    pub(crate) kinds: Vec<TermKind>,
-    pub(crate) postings: Postings,
-    pub(crate) idf: Vec<f64>,
+    by_name: Vec<DocId>,
+    vocabulary: Vocabulary,
     /// Word terms in text order, for prefix lookups.
-    pub(crate) words_sorted: Vec<(Box<str>, TermId)>,
-    /// What the index left out under a soft limit (see [`crate::limits`]), one sentence each.
-    pub(crate) warnings: Vec<String>,
+    words_sorted: Vec<(Box<str>, TermId)>,
+    postings: Postings,
+    idf: Vec<f64>,
+    /// What the index left out under a soft limit (see `limits.rs`), one sentence each.
+    warnings: Vec<String>,
 }
 
 impl Index {
-    /// Parses catalog JSON (see [`catalog`]) and indexes it. A repeated name keeps its first tool.
+    /// Parses catalog JSON (see [`crate::CatalogError`] for what is refused) and indexes it with
+    /// the default parameters. A repeated name keeps its first tool.
     pub fn from_catalog(text: &str) -> Result<Index, CatalogError> {
         Self::from_catalog_with(text, Params::default())
     }
 
+    /// [`Index::from_catalog`] with other ranking parameters (the tuning tool tries many).
     pub fn from_catalog_with(text: &str, params: Params) -> Result<Index, CatalogError> {
         let json = catalog::parse(text)?;
         let tools = catalog::tools(&json)?;
         Ok(Self::build(&json, &tools, params))
     }
 
-    /// Fixes each document's field factors once every length is known. Integer totals keep the
-    /// averages independent of catalog order.
-    pub(crate) fn normalize_lengths(&mut self, lengths: &[[usize; FIELDS]]) {
-        let n = lengths.len().max(1) as f64;
-        let mut avg = [0.0; FIELDS];
-        for (f, slot) in avg.iter_mut().enumerate() {
-            *slot = lengths.iter().map(|l| l[f]).sum::<usize>() as f64 / n;
-        }
-        let params = &self.params;
-        for (doc, len) in self.docs.iter_mut().zip(lengths) {
-            for f in 0..FIELDS {
-                let ratio = if avg[f] > 0.0 { len[f] as f64 / avg[f] } else { 0.0 };
-                let norm = 1.0 - params.b[f] + params.b[f] * ratio;
-                // An empty field contributes nothing (and with b = 1 its norm would be 0).
-                doc.field_factor[f] = if len[f] == 0 { 0.0 } else { params.weights[f] / norm };
-            }
-        }
-    }
-
-    pub(crate) fn term_id(&mut self, term: &str, kind: TermKind) -> TermId {
-        if let Some(&id) = self.terms.get(term) {
-            if kind == TermKind::Word {
-                self.kinds[id as usize] = TermKind::Word;
-            }
-            return id;
-        }
-        let id = self.kinds.len() as TermId;
-        self.terms.insert(term.to_string(), id);
-        self.kinds.push(kind);
-        id
+    /// Indexes tools already read from `json`, in the order given.
+    pub(crate) fn build(json: &Json, tools: &[ToolSpec], params: Params) -> Index {
+        builder::build(json, tools, params)
     }
 
     pub fn len(&self) -> usize {
@@ -149,13 +128,51 @@ impl Index {
 
     /// The projected text a tool is indexed under.
     pub fn search_text(&self, name: &str) -> Option<&str> {
-        self.doc_named(name).map(|doc| self.docs[doc as usize].text())
+        self.doc_named(name).map(|doc| self.doc(doc).text())
+    }
+
+    // The crate API the query side reads the index through.
+
+    pub(crate) fn params(&self) -> &Params {
+        &self.params
+    }
+
+    pub(crate) fn doc(&self, doc: DocId) -> &Doc {
+        &self.docs[doc as usize]
     }
 
     /// The document of the tool called exactly `name`.
     pub(crate) fn doc_named(&self, name: &str) -> Option<DocId> {
-        let at = self.by_name.binary_search_by(|&doc| self.docs[doc as usize].name().cmp(name)).ok()?;
+        let at = self.by_name.binary_search_by(|&doc| self.doc(doc).name().cmp(name)).ok()?;
         Some(self.by_name[at])
+    }
+
+    /// The id of an index term.
+    pub(crate) fn term(&self, text: &str) -> Option<TermId> {
+        self.vocabulary.get(text)
+    }
+
+    pub(crate) fn term_text(&self, id: TermId) -> &str {
+        self.vocabulary.text(id)
+    }
+
+    /// Whether a term is a word (which takes part in prefix matching).
+    pub(crate) fn is_word(&self, id: TermId) -> bool {
+        self.vocabulary.kind(id) == TermKind::Word
+    }
+
+    /// The word terms longer than `prefix` that begin with it, in text order.
+    pub(crate) fn words_extending<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = TermId> + 'a {
+        let start = self.words_sorted.partition_point(|(text, _)| text.as_ref() <= prefix);
+        self.words_sorted[start..].iter().take_while(move |(text, _)| text.starts_with(prefix)).map(|&(_, id)| id)
+    }
+
+    pub(crate) fn idf(&self, id: TermId) -> f64 {
+        self.idf[id as usize]
+    }
+
+    pub(crate) fn postings(&self) -> &Postings {
+        &self.postings
     }
 
     /// Whether `doc` holds `term`.
@@ -164,96 +181,24 @@ impl Index {
     }
 }
 
-/// Every term's postings in flat arrays: term `t`'s postings are positions
-/// `starts[t]..starts[t + 1]`, in document order. Flat arrays instead of a growing list per
-/// term: building them costs a counting sort rather than thousands of reallocations. Documents,
-/// frequencies and impacts are kept apart so a search reads only what it sums: 12 bytes per
-/// posting, in order.
-#[derive(Default)]
-pub(crate) struct Postings {
-    starts: Vec<u32>,
-    docs: Vec<DocId>,
-    /// Frequency per field, for explanations.
-    tfs: Vec<[Tf; FIELDS]>,
-    /// The term's whole BM25F contribution to the document, fixed once the catalog is known.
-    impacts: Vec<f64>,
-}
-
-impl Postings {
-    /// Groups `(term, posting)` pairs by term, keeping their order (document order) within each.
-    pub(crate) fn group(terms: usize, pairs: Vec<(TermId, Posting)>) -> Postings {
-        let mut starts = vec![0u32; terms + 1];
-        for &(term, _) in &pairs {
-            starts[term as usize + 1] += 1;
-        }
-        for t in 1..=terms {
-            starts[t] += starts[t - 1];
-        }
-        let mut cursor = starts.clone();
-        let mut docs = vec![0; pairs.len()];
-        let mut tfs = vec![[0; FIELDS]; pairs.len()];
-        for (term, posting) in pairs {
-            let slot = &mut cursor[term as usize];
-            docs[*slot as usize] = posting.doc;
-            tfs[*slot as usize] = posting.tf;
-            *slot += 1;
-        }
-        Postings { starts, docs, tfs, impacts: Vec::new() }
-    }
-
-    fn range(&self, term: TermId) -> std::ops::Range<usize> {
-        self.starts[term as usize] as usize..self.starts[term as usize + 1] as usize
-    }
-
-    /// How many documents hold `term`.
-    pub(crate) fn count(&self, term: TermId) -> usize {
-        self.range(term).len()
-    }
-
-    /// The documents holding `term` with its impact in each, in document order.
-    pub(crate) fn scored(&self, term: TermId) -> impl Iterator<Item = (DocId, f64)> + '_ {
-        let range = self.range(term);
-        self.docs[range.clone()].iter().copied().zip(self.impacts[range].iter().copied())
-    }
-
-    /// `term`'s frequencies per field and impact in `doc`, if `doc` holds it.
-    pub(crate) fn find(&self, term: TermId, doc: DocId) -> Option<([Tf; FIELDS], f64)> {
-        let range = self.range(term);
-        let at = range.start + self.docs[range].binary_search(&doc).ok()?;
-        Some((self.tfs[at], self.impacts[at]))
-    }
-
-    /// Fixes every posting's impact from its term's idf and its document's field factors.
-    pub(crate) fn weigh(&mut self, idf: &[f64], docs: &[Doc], k1: f64) {
-        let mut impacts = Vec::with_capacity(self.docs.len());
-        for (term, &idf) in idf.iter().enumerate() {
-            for at in self.range(term as TermId) {
-                let factor = &docs[self.docs[at] as usize].field_factor;
-                let fielded: f64 = (0..FIELDS).map(|f| self.tfs[at][f] as f64 * factor[f]).sum();
-                impacts.push(bm25::saturate(idf, fielded, k1));
-            }
-        }
-        self.impacts = impacts;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
+    use crate::search::Searcher;
 
     #[test]
     fn postings_record_frequency_per_field() {
         let catalog = r#"[{"name": "get_weather", "description": "Weather now. Weather later.",
                            "parameters": {"properties": {"weather_kind": {"description": "which weather"}}}}]"#;
         let index = Index::from_catalog(catalog).unwrap();
-        let term = index.terms["weather"];
+        let term = index.term("weather").unwrap();
         let (tf, impact) = index.postings.find(term, 0).unwrap();
         assert_eq!(tf, [1, 2, 1, 1]);
         assert!(impact > 0.0);
         assert!(index.postings.find(term, 1).is_none());
-        assert_eq!(index.kinds[term as usize], TermKind::Word);
-        assert_eq!(index.kinds[index.terms["getweather"] as usize], TermKind::Verbatim);
+        assert!(index.is_word(term));
+        assert!(!index.is_word(index.term("getweather").unwrap()));
     }
 
     #[test]
@@ -323,7 +268,7 @@ mod tests {
             "the catalog holds {} tools; the first {MAX_TOOLS} in catalog order are indexed and the other {extra} are not searchable",
             MAX_TOOLS + extra
         )]);
-        assert_eq!(index.search("tool_7", 1, &[])[0].name, "tool_7");
+        assert_eq!(Searcher::new(&index).search("tool_7", 1, &[])[0].name, "tool_7");
     }
 
     #[test]
