@@ -1,273 +1,50 @@
-//! The Node-API boundary: JavaScript values in, plain Rust calls, JavaScript errors out.
+//! The core of the DSH tool-search plugin: a BM25F index over a tool catalog, searched for the
+//! model's `tool_search` calls, and the replay that rebuilds an Agent's selected tools from its
+//! session log. Plain Rust, exercised by `cargo test` without Node; the Node-API boundary is
+//! `node/`, compiled only with the `node` feature (the default), so the fuzz targets in `fuzz/`
+//! link the core alone.
 //!
-//! Everything behind it is ordinary Rust that `cargo test` exercises without Node; the modules
-//! are public so the fuzz targets (fuzz/) can drive them too, built without the `node` feature
-//! and so without this boundary. Every export is built with `catch_unwind`, getters included, so
-//! even a bug that panics reaches JavaScript as an `Error` instead of aborting the host process
-//! (a panic unwinding into Node-API's C frames would abort it). What `catch_unwind` cannot catch
-//! is kept out by construction: nothing in the core recurses on its input (the JSON reader, the
-//! schema walk and the drop of a document all use heap, not the call stack), and the limits in
-//! `limits.rs` bound memory.
+//! The stages, in the order a catalog and a query pass through them:
+//! - `input/`: JSON text read without recursion, tool catalogs in their shapes, the projection of
+//!   a tool into weighted fields, the summary a hit carries;
+//! - `analysis/`: text to terms (identifier splitting, folding, CJK pieces, stop words, stemming),
+//!   the same for tools and queries;
+//! - `index/`: the inverted index and the BM25 arithmetic, built once per catalog;
+//! - `search/`: a [`Searcher`] answers a query from an index (query forms, term expansion, BM25F
+//!   scores, fusion of compound queries, order, explanations);
+//! - `replay.rs` rebuilds a selection from session events; `limits.rs` holds every bound on what
+//!   the core takes.
+//!
+//! The modules are private; what is public below is the whole surface the addon, the fuzz targets
+//! and the tuning example (`examples/tuning.rs`) use.
 
-pub mod analysis;
-pub mod index;
-pub mod input;
-pub mod limits;
-pub mod replay;
-pub mod search;
-#[cfg(test)]
-mod hostile;
-#[cfg(test)]
-mod properties;
-#[cfg(test)]
-mod tuning;
-
-/// The exported classes and functions, compiled only for the Node addon.
+mod analysis;
+mod index;
+mod input;
+mod limits;
+// Its exports are called from JavaScript only, and test builds leave napi's registration out.
 #[cfg(feature = "node")]
-pub mod node {
-    use napi::bindgen_prelude::{Either, Null};
-    use napi::{Error, Result, Status};
-    use napi_derive::napi;
+#[cfg_attr(test, allow(dead_code))]
+mod node;
+mod replay;
+mod search;
+#[cfg(test)]
+mod tests;
 
-    use crate::index::{bm25, Index};
-    use crate::input::catalog;
-    use crate::search::{self, Searcher};
-    use crate::{limits, replay};
-
-    /// One ranked tool.
-    #[napi(object)]
-    pub struct SearchHit {
-        pub name: String,
-        /// Whitespace collapsed, at most 240 characters ("..." ending when cut).
-        pub description: String,
-        /// BM25 score rounded to 6 decimals.
-        pub score: f64,
-    }
-
-    #[napi(object)]
-    pub struct SearchOptions {
-        /// Names to leave out of the ranked results (for example tools the caller can already use).
-        /// A query equal to an excluded name still returns that tool first.
-        pub exclude: Option<Vec<String>>,
-    }
-
-    /// A BM25 index over a tool catalog. Build it once per catalog and keep it: searching a kept index
-    /// costs microseconds, building one costs about as much as parsing the catalog.
-    #[napi]
-    pub struct ToolIndex {
-        index: Index,
-    }
-
-    #[napi]
-    impl ToolIndex {
-        /// Indexes a JSON array of `{name, description?, parameters?}` (OpenAI function tools and MCP
-        /// `{name, description, inputSchema}` or `{tools: [...]}` are read too). Duplicate names: the
-        /// first wins.
-        #[napi(factory, js_name = "fromJson", catch_unwind)]
-        pub fn from_json(tools_json: String) -> Result<ToolIndex> {
-            let index = Index::from_catalog(&tools_json).map_err(invalid)?;
-            Ok(ToolIndex { index })
-        }
-
-        /// Number of distinct tools indexed.
-        #[napi(getter, catch_unwind)]
-        pub fn size(&self) -> u32 {
-            self.index.len() as u32
-        }
-
-        /// What the index left out of an oversized catalog, one sentence each: tools past the
-        /// tool limit, schema text past the depth limit. Empty for any real catalog; log it once.
-        #[napi(getter, catch_unwind)]
-        pub fn warnings(&self) -> Vec<String> {
-            self.index.warnings().to_vec()
-        }
-
-        /// At most `limit` tools, best first: a tool named exactly by the trimmed query first, then by
-        /// score, then by name in code-point order. `limit` must be a whole number >= 0.
-        #[napi(catch_unwind)]
-        pub fn search(&self, query: String, limit: f64, options: Option<SearchOptions>) -> Result<Vec<SearchHit>> {
-            check_query(&query)?;
-            let limit = whole_limit(limit)?;
-            let exclude = options.and_then(|o| o.exclude).unwrap_or_default();
-            let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
-            let hits = Searcher::new(&self.index).search(&query, limit, &exclude);
-            Ok(hits
-                .into_iter()
-                .map(|hit| SearchHit { name: hit.name.to_string(), description: hit.summary.to_string(), score: hit.score })
-                .collect())
-        }
-
-        /// The projected text a tool is indexed under, or null for an unknown name.
-        #[napi(js_name = "searchText", catch_unwind)]
-        pub fn search_text(&self, name: String) -> Option<String> {
-            self.index.search_text(&name).map(str::to_string)
-        }
-
-        /// Every indexed tool name, in catalog order.
-        #[napi(catch_unwind)]
-        pub fn names(&self) -> Vec<String> {
-            self.index.names().map(str::to_string).collect()
-        }
-
-        /// Why `name` ranks where it does for `query`: its rank and score, the query terms it
-        /// matched with their weight and fields, and its projected text. Null for an unknown name.
-        #[napi(catch_unwind)]
-        pub fn explain(&self, query: String, name: String) -> Result<Option<Explanation>> {
-            check_query(&query)?;
-            Ok(Searcher::new(&self.index).explain(&query, &name).map(Explanation::from))
-        }
-    }
-
-    /// Why one tool ranks where it does.
-    #[napi(object)]
-    pub struct Explanation {
-        pub name: String,
-        /// 1-based rank among every tool the query matches; null when it does not match.
-        pub rank: Either<u32, Null>,
-        pub score: f64,
-        /// The query is exactly this tool's name (which always ranks first).
-        pub exact: bool,
-        /// The query was read as several requests whose rankings were fused; term contributions
-        /// are then those of the whole query's score.
-        pub fused: bool,
-        pub terms: Vec<TermExplanation>,
-        /// Query terms the tool lacks (adding such a word to its definition would make it match).
-        pub missing: Vec<MissingTerm>,
-        /// How many tools the query matches in all.
-        pub matches: u32,
-        /// The projected text the tool is indexed under.
-        pub text: String,
-    }
-
-    /// A query term the explained tool does not contain.
-    #[napi(object)]
-    pub struct MissingTerm {
-        pub term: String,
-        pub query_word: String,
-        /// Its idf in this catalog; null when no tool contains it.
-        pub idf: Either<f64, Null>,
-    }
-
-    /// One query term found in the explained tool.
-    #[napi(object)]
-    pub struct TermExplanation {
-        /// The index term (stemmed).
-        pub term: String,
-        /// The folded query text it came from.
-        pub query_word: String,
-        /// "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-        /// identifier), "gram" (a CJK piece) or "value" (the kind of value a query word names,
-        /// "currency" for "yen").
-        pub kind: String,
-        pub idf: f64,
-        /// Its part of the score.
-        pub contribution: f64,
-        /// Occurrences in each field of the tool.
-        pub fields: FieldCounts,
-    }
-
-    #[napi(object)]
-    pub struct FieldCounts {
-        pub name: u32,
-        pub description: u32,
-        pub parameter: u32,
-        pub schema: u32,
-    }
-
-    impl From<search::Explanation<'_>> for Explanation {
-        fn from(e: search::Explanation<'_>) -> Self {
-            let terms = e
-                .terms
-                .into_iter()
-                .map(|t| TermExplanation {
-                    kind: match t.kind {
-                        search::Match::Word => "word",
-                        search::Match::Related => "related",
-                        search::Match::Whole => "whole",
-                        search::Match::Gram => "gram",
-                        search::Match::Value => "value",
-                    }
-                    .to_string(),
-                    term: t.term,
-                    query_word: t.query_word,
-                    idf: bm25::round6(t.idf),
-                    contribution: t.contribution,
-                    fields: FieldCounts { name: t.fields[0], description: t.fields[1], parameter: t.fields[2], schema: t.fields[3] },
-                })
-                .collect();
-            Explanation {
-                name: e.name.to_string(),
-                rank: e.rank.map_or(Either::B(Null), |r| Either::A(r as u32)),
-                score: e.score,
-                exact: e.exact,
-                fused: e.fused,
-                terms,
-                missing: e
-                    .missing
-                    .into_iter()
-                    .map(|m| MissingTerm {
-                        term: m.term,
-                        query_word: m.query_word,
-                        idf: m.idf.map_or(Either::B(Null), Either::A),
-                    })
-                    .collect(),
-                matches: e.matches as u32,
-                text: e.text.to_string(),
-            }
-        }
-    }
-
-    /// The names selected by successful `tool_search` results in a session's events (a JSON array of
-    /// `{type, data}` events), in order of first appearance.
-    #[napi(js_name = "selectionFromEvents", catch_unwind)]
-    pub fn selection_from_events(events_json: String) -> Result<Vec<String>> {
-        replay::selection_from_events(&events_json).map_err(invalid)
-    }
-
-    /// The names one tool_search result payload selects: the same rule replay applies to each
-    /// persisted result (schemaVersion 1, tools[].name non-empty strings, first occurrence kept);
-    /// [] for any text that is not such a payload.
-    #[napi(js_name = "selectionFromPayload", catch_unwind)]
-    pub fn selection_from_payload(payload_json: String) -> Vec<String> {
-        replay::selection_from_payload(&payload_json)
-    }
-
-    /// One catalog entry as the core reads it.
-    #[napi(object)]
-    pub struct CatalogEntry {
-        pub name: String,
-        /// '' when missing or not a string.
-        pub description: String,
-        /// The parameter schema's JSON text exactly as written; null when absent or not an object.
-        pub parameters: Either<String, Null>,
-    }
-
-    /// A catalog as the core reads it (the same shapes fromJson accepts): every entry in catalog
-    /// order, repeated names included, reduced to its name, its description ('' when missing or
-    /// not a string) and its parameter schema's JSON text exactly as written (null when absent or
-    /// not an object). Throws what fromJson throws for what fromJson refuses.
-    #[napi(js_name = "readCatalog", catch_unwind)]
-    pub fn read_catalog(tools_json: String) -> Result<Vec<CatalogEntry>> {
-        let entries = catalog::entries(&tools_json).map_err(invalid)?;
-        Ok(entries
-            .into_iter()
-            .map(|entry| CatalogEntry {
-                name: entry.name,
-                description: entry.description,
-                parameters: entry.parameters.map_or(Either::B(Null), Either::A),
-            })
-            .collect())
-    }
-
-    fn check_query(query: &str) -> Result<()> {
-        limits::check_query(query).map_err(invalid)
-    }
-
-    fn whole_limit(limit: f64) -> Result<usize> {
-        limits::result_count(limit).map_err(invalid)
-    }
-
-    fn invalid(message: impl ToString) -> Error {
-        Error::new(Status::InvalidArg, message.to_string())
-    }
-}
+/// Text to terms, exactly as tools and queries are analyzed.
+pub use analysis::{fold_into, term_of, Analyzer, Piece};
+/// The index and its ranking parameters; [`round6`] is the rounding every reported score has.
+pub use index::{bm25::round6, Index, Params};
+/// Catalog text read as the index reads it.
+pub use input::catalog::{read_catalog, CatalogEntry, CatalogError, ToolSpec};
+/// The JSON reader (schemas and session events are read with it too).
+pub use input::json::{Json, JsonError, Node, NodeId, MAX_JSON_DEPTH};
+/// The schema walk: a tool's fielded, searchable text.
+pub use input::projection::{project, Field, Projection, FIELDS};
+pub use input::summary::{summarize, MAX_SUMMARY_CHARS};
+/// Every bound on what the core takes.
+pub use limits::{check_query, result_count, MAX_CATALOG_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS};
+/// Selections rebuilt from session events.
+pub use replay::{selection_from_events, selection_from_payload, ReplayError, SEARCH_TOOL};
+/// Searching an index: hits, query forms, explanations.
+pub use search::{requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, TermMatch};

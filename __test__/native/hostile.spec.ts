@@ -1,4 +1,4 @@
-// Hostile input through Node-API, one test per class (src/hostile.rs runs the same classes in
+// Hostile input through Node-API, one test per class (src/tests/hostile.rs runs the same classes in
 // Rust): every class is a clear JS Error or a sensible answer, never a crash of the process.
 import { describe, expect, it } from 'vitest'
 import { ToolIndex, selectionFromEvents } from '../../index.js'

@@ -2,10 +2,7 @@
 //! query forms, and the summary a hit carries.
 #![no_main]
 
-use dsh_tool_search::limits::check_query;
-use dsh_tool_search::query::{requests, Query};
-use dsh_tool_search::summary::{summarize, MAX_SUMMARY_CHARS};
-use dsh_tool_search::text::{fold_into, term_of, Analyzer, Piece};
+use dsh_tool_search::{check_query, fold_into, requests, summarize, term_of, Analyzer, Piece, Query, MAX_SUMMARY_CHARS};
 use libfuzzer_sys::fuzz_target;
 
 fn pieces(analyzer: &mut Analyzer, text: &str) -> Vec<(u8, String, Option<String>)> {

@@ -4,11 +4,7 @@
 //! words by a fixed query.
 #![no_main]
 
-use dsh_tool_search::bm25::round6;
-use dsh_tool_search::index::Index;
-use dsh_tool_search::limits::{check_query, MAX_QUERY_CHARS, MAX_TOOLS};
-use dsh_tool_search::query::Query;
-use dsh_tool_search::summary::MAX_SUMMARY_CHARS;
+use dsh_tool_search::{check_query, round6, Index, Query, Searcher, MAX_QUERY_CHARS, MAX_SUMMARY_CHARS, MAX_TOOLS};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -31,11 +27,12 @@ fuzz_target!(|data: &[u8]| {
     assert!(index.len() <= MAX_TOOLS);
     assert_eq!(index.names().count(), index.len());
 
+    let searcher = Searcher::new(&index);
     let names: Vec<&str> = index.names().collect();
     let exclude: Vec<&str> = names.iter().copied().step_by(2).take(4).collect();
-    let hits = index.search(&query, limit, &exclude);
+    let hits = searcher.search(&query, limit, &exclude);
     assert!(hits.len() <= limit);
-    assert_eq!(hits, index.search(&query, limit, &exclude), "same input, same output");
+    assert_eq!(hits, searcher.search(&query, limit, &exclude), "same input, same output");
 
     let exact = query.trim();
     let has_exact = index.search_text(exact).is_some();
@@ -59,9 +56,9 @@ fuzz_target!(|data: &[u8]| {
     }
 
     // Explanations agree with the full ranking they describe.
-    let all = index.search(&query, usize::MAX, &[]);
+    let all = searcher.search(&query, usize::MAX, &[]);
     for (position, hit) in all.iter().enumerate().take(3) {
-        let explained = index.explain(&query, hit.name).expect("an indexed name");
+        let explained = searcher.explain(&query, hit.name).expect("an indexed name");
         assert_eq!(explained.rank, Some(position + 1));
         assert_eq!(explained.score, hit.score);
     }

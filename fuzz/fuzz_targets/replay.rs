@@ -1,7 +1,7 @@
 //! Session event text: the selection a resumed Agent would get from it.
 #![no_main]
 
-use dsh_tool_search::replay::selection_from_events;
+use dsh_tool_search::selection_from_events;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

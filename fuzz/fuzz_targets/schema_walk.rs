@@ -2,10 +2,7 @@
 //! schema indexed as one tool of a catalog.
 #![no_main]
 
-use dsh_tool_search::catalog::ToolSpec;
-use dsh_tool_search::document::project;
-use dsh_tool_search::index::Index;
-use dsh_tool_search::json::Json;
+use dsh_tool_search::{project, Index, Json, ToolSpec};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,7 +5,7 @@ use unicode_normalization::UnicodeNormalization;
 use super::fold::fold_into;
 use super::split::{joins, splits, Letter};
 
-/// A unit of text the analyzer found, before it becomes a term (see [`term_of`]).
+/// A unit of text the analyzer found, before it becomes a term (see [`crate::term_of`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Piece<'a> {
     /// A folded word: dropped if it is a stop word, stemmed otherwise.

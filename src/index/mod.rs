@@ -1,5 +1,5 @@
 //! The third stage: the inverted index over a catalog, built once (see `builder`) and then read
-//! by the query side ([`crate::search::Searcher`]) for every search.
+//! by the query side ([`crate::Searcher`]) for every search.
 //!
 //! Each term keeps a postings list of the documents that contain it, with its frequency in each
 //! field, so a search reads only its own terms' postings. Everything that depends on the whole

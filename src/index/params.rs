@@ -1,6 +1,6 @@
 //! Ranking parameters, and why they have the values they have.
 //!
-//! The defaults were chosen by `tuning.rs` (coordinate descent on R@5 + NDCG@10) over the tuning
+//! The defaults were chosen by `examples/tuning.rs` (coordinate descent on R@5 + NDCG@10) over the tuning
 //! part of the BFCL dev set (70% of its requests) and checked on the held-back 30%, which never
 //! influenced them; `pnpm eval` reports both parts. When a later run of the descent moved a value
 //! only to gain a few thousandths on the tuning part while the held-back part lost as much or more
@@ -13,7 +13,7 @@ pub struct Params {
     /// Term-frequency saturation. 1.5 (above the usual 1.2): a word repeated across a tool's
     /// name, description and schema is real evidence of what the tool is about.
     pub k1: f64,
-    /// Weight of one occurrence in each field, in [`crate::input::projection::Field`] order: a name word
+    /// Weight of one occurrence in each field, in [`crate::Field`] order: a name word
     /// counts three times a description word; property names count more than description words
     /// (they are what a request's arguments are called); schema prose counts least, because long
     /// schemas repeat generic words.
@@ -28,7 +28,7 @@ pub struct Params {
     /// Shortest word (in bytes) that takes part in prefix matching; shorter ones match too much.
     pub prefix_min: usize,
     /// Weight of the word for the kind of value a query word names ("currency" for "yen"; see
-    /// [`crate::value_words`]). 0 turns it off.
+    /// `search/value_words.rs`). 0 turns it off.
     pub value_weight: f64,
     /// Reciprocal-rank fusion constant for a query of several requests (0: no fusion). Small,
     /// so each request's best tool ranks near the top.

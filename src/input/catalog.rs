@@ -69,7 +69,7 @@ fn check_size(text: &str) -> Result<(), CatalogError> {
 /// an index over it (the command line's `lint`, for example): the same reading as the index's, so
 /// no caller has to restate the catalog shapes.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub struct CatalogEntry {
     pub name: String,
     /// Empty when missing or not a string.
     pub description: String,
@@ -78,14 +78,14 @@ pub struct Entry {
 }
 
 /// Every entry of catalog text in catalog order, repeated names included; refuses what
-/// [`crate::index::Index::from_catalog`] refuses, with the same errors.
-pub fn entries(text: &str) -> Result<Vec<Entry>, CatalogError> {
+/// [`crate::Index::from_catalog`] refuses, with the same errors.
+pub fn read_catalog(text: &str) -> Result<Vec<CatalogEntry>, CatalogError> {
     check_size(text)?;
     let json = Json::parse_with_spans(text).map_err(CatalogError::Json)?;
     let specs = tools(&json)?;
     Ok(specs
         .iter()
-        .map(|spec| Entry {
+        .map(|spec| CatalogEntry {
             name: spec.name.to_string(),
             description: spec.description.to_string(),
             parameters: spec.parameters.and_then(|schema| json.source_text(schema)).map(str::to_string),
@@ -172,12 +172,12 @@ mod tests {
             {"name": "b", "description": 7, "parameters": [1]},
             {"name": "c", "parameters": {}, "inputSchema": {"ignored": true}}
         ]}"#;
-        let entry = |name: &str, description: &str, parameters: Option<&str>| Entry {
+        let entry = |name: &str, description: &str, parameters: Option<&str>| CatalogEntry {
             name: name.into(),
             description: description.into(),
             parameters: parameters.map(String::from),
         };
-        assert_eq!(entries(text).unwrap(), [
+        assert_eq!(read_catalog(text).unwrap(), [
             entry("b", "B", Some(r#"{ "type" : "object",
               "properties": {"q": {"description": "caf\u00e9"}} }"#)),
             entry("a", "", Some(r#"{"x": [1, 2]}"#)),
@@ -190,10 +190,10 @@ mod tests {
     fn entries_refuse_what_the_index_refuses_with_the_same_errors() {
         for text in ["{\"a\": 1}", "[{\"name\": \"a\"}, \"b\"]", "[{\"description\": \"x\"}]", "[{\"name\": \"a\""] {
             let index_error = crate::index::Index::from_catalog(text).err().unwrap();
-            assert_eq!(entries(text).unwrap_err(), index_error, "{text}");
+            assert_eq!(read_catalog(text).unwrap_err(), index_error, "{text}");
         }
         let over = " ".repeat(MAX_CATALOG_BYTES + 1);
-        assert_eq!(entries(&over).unwrap_err(), CatalogError::TooLarge(MAX_CATALOG_BYTES + 1));
+        assert_eq!(read_catalog(&over).unwrap_err(), CatalogError::TooLarge(MAX_CATALOG_BYTES + 1));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::input::json::{Json, Node, NodeId};
 use crate::limits::MAX_SCHEMA_DEPTH;
 
 /// Where a piece of text sits in a tool definition. Evidence from a name counts more than
-/// evidence buried in a long schema; see [`crate::index::Params`].
+/// evidence buried in a long schema; see [`crate::Params`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
     Name = 0,

@@ -31,7 +31,7 @@ use parse::Parser;
 /// level, four for the catalog's own wrapping), and session events are a few levels deep.
 pub const MAX_JSON_DEPTH: usize = 4 * MAX_SCHEMA_DEPTH;
 
-/// Index of a node in [`Json::nodes`].
+/// Index of a node in its [`Json`] document.
 pub type NodeId = usize;
 
 /// One parsed JSON value. A container holds the range of its children in the document's shared

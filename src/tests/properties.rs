@@ -2,10 +2,7 @@
 //! against what must hold for every input (the unit tests check chosen examples). A failure
 //! prints the seed of the case, and `case(seed)` rebuilds it.
 
-use crate::index::Index;
-use crate::search::Searcher;
-use crate::search::Query;
-use crate::replay::{selection_from_events, SEARCH_TOOL};
+use crate::{selection_from_events, Index, Query, Searcher, SEARCH_TOOL};
 
 /// SplitMix64: tiny, fast and good enough to pick test inputs; no dependency.
 struct Rng(u64);

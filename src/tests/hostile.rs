@@ -2,11 +2,10 @@
 //! a clear error or a sensible answer, never a panic. (__test__/native/hostile.spec.ts runs the
 //! same classes through Node-API.)
 
-use crate::index::Index;
-use crate::search::Searcher;
-use crate::input::json::MAX_JSON_DEPTH;
-use crate::limits::{check_query, result_count, MAX_CATALOG_BYTES, MAX_SCHEMA_DEPTH, MAX_TOOLS};
-use crate::replay::selection_from_events;
+use crate::{
+    check_query, result_count, selection_from_events, Index, Searcher, MAX_CATALOG_BYTES, MAX_JSON_DEPTH, MAX_SCHEMA_DEPTH,
+    MAX_TOOLS,
+};
 
 fn error_of(catalog: &str) -> String {
     Index::from_catalog(catalog).err().map(|e| e.to_string()).unwrap_or_default()

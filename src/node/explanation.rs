@@ -1,0 +1,105 @@
+//! Why a tool ranks where it does, as the JavaScript objects `explain` returns.
+
+use napi::bindgen_prelude::{Either, Null};
+use napi_derive::napi;
+
+use crate::{round6, Match};
+
+/// Why one tool ranks where it does.
+#[napi(object)]
+pub struct Explanation {
+    pub name: String,
+    /// 1-based rank among every tool the query matches; null when it does not match.
+    pub rank: Either<u32, Null>,
+    pub score: f64,
+    /// The query is exactly this tool's name (which always ranks first).
+    pub exact: bool,
+    /// The query was read as several requests whose rankings were fused; term contributions
+    /// are then those of the whole query's score.
+    pub fused: bool,
+    pub terms: Vec<TermExplanation>,
+    /// Query terms the tool lacks (adding such a word to its definition would make it match).
+    pub missing: Vec<MissingTerm>,
+    /// How many tools the query matches in all.
+    pub matches: u32,
+    /// The projected text the tool is indexed under.
+    pub text: String,
+}
+
+/// A query term the explained tool does not contain.
+#[napi(object)]
+pub struct MissingTerm {
+    pub term: String,
+    pub query_word: String,
+    /// Its idf in this catalog; null when no tool contains it.
+    pub idf: Either<f64, Null>,
+}
+
+/// One query term found in the explained tool.
+#[napi(object)]
+pub struct TermExplanation {
+    /// The index term (stemmed).
+    pub term: String,
+    /// The folded query text it came from.
+    pub query_word: String,
+    /// "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
+    /// identifier), "gram" (a CJK piece) or "value" (the kind of value a query word names,
+    /// "currency" for "yen").
+    pub kind: String,
+    pub idf: f64,
+    /// Its part of the score.
+    pub contribution: f64,
+    /// Occurrences in each field of the tool.
+    pub fields: FieldCounts,
+}
+
+#[napi(object)]
+pub struct FieldCounts {
+    pub name: u32,
+    pub description: u32,
+    pub parameter: u32,
+    pub schema: u32,
+}
+
+impl From<crate::Explanation<'_>> for Explanation {
+    fn from(e: crate::Explanation<'_>) -> Self {
+        let terms = e
+            .terms
+            .into_iter()
+            .map(|t| TermExplanation {
+                kind: match t.kind {
+                    Match::Word => "word",
+                    Match::Related => "related",
+                    Match::Whole => "whole",
+                    Match::Gram => "gram",
+                    Match::Value => "value",
+                }
+                .to_string(),
+                term: t.term,
+                query_word: t.query_word,
+                idf: round6(t.idf),
+                contribution: t.contribution,
+                fields: FieldCounts { name: t.fields[0], description: t.fields[1], parameter: t.fields[2], schema: t.fields[3] },
+            })
+            .collect();
+        Explanation {
+            name: e.name.to_string(),
+            rank: e.rank.map_or(Either::B(Null), |r| Either::A(r as u32)),
+            score: e.score,
+            exact: e.exact,
+            fused: e.fused,
+            terms,
+            missing: e
+                .missing
+                .into_iter()
+                .map(|m| MissingTerm {
+                    term: m.term,
+                    query_word: m.query_word,
+                    idf: m.idf.map_or(Either::B(Null), Either::A),
+                })
+                .collect(),
+            matches: e.matches as u32,
+            text: e.text.to_string(),
+        }
+    }
+}

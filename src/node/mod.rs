@@ -1,0 +1,158 @@
+//! The Node-API boundary: JavaScript values in, plain Rust calls, JavaScript errors out. Compiled
+//! only for the addon (the `node` feature); the core behind it is the crate's plain-Rust surface.
+//!
+//! Every export is built with `catch_unwind`, getters included, so even a bug that panics reaches
+//! JavaScript as an `Error` instead of aborting the host process (a panic unwinding into
+//! Node-API's C frames would abort it). What `catch_unwind` cannot catch is kept out by
+//! construction: nothing in the core recurses on its input (the JSON reader, the schema walk and
+//! the drop of a document all use heap, not the call stack), and the limits in `limits.rs` bound
+//! memory.
+
+use napi::bindgen_prelude::{Either, Null};
+use napi::{Error, Result, Status};
+use napi_derive::napi;
+
+use crate::input::catalog;
+use crate::{limits, replay, Index, Searcher};
+
+mod explanation;
+
+use explanation::Explanation;
+
+/// One ranked tool.
+#[napi(object)]
+pub struct SearchHit {
+    pub name: String,
+    /// Whitespace collapsed, at most 240 characters ("..." ending when cut).
+    pub description: String,
+    /// BM25 score rounded to 6 decimals.
+    pub score: f64,
+}
+
+#[napi(object)]
+pub struct SearchOptions {
+    /// Names to leave out of the ranked results (for example tools the caller can already use).
+    /// A query equal to an excluded name still returns that tool first.
+    pub exclude: Option<Vec<String>>,
+}
+
+/// A BM25 index over a tool catalog. Build it once per catalog and keep it: searching a kept index
+/// costs microseconds, building one costs about as much as parsing the catalog.
+#[napi]
+pub struct ToolIndex {
+    index: Index,
+}
+
+#[napi]
+impl ToolIndex {
+    /// Indexes a JSON array of `{name, description?, parameters?}` (OpenAI function tools and MCP
+    /// `{name, description, inputSchema}` or `{tools: [...]}` are read too). Duplicate names: the
+    /// first wins.
+    #[napi(factory, js_name = "fromJson", catch_unwind)]
+    pub fn from_json(tools_json: String) -> Result<ToolIndex> {
+        let index = Index::from_catalog(&tools_json).map_err(invalid)?;
+        Ok(ToolIndex { index })
+    }
+
+    /// Number of distinct tools indexed.
+    #[napi(getter, catch_unwind)]
+    pub fn size(&self) -> u32 {
+        self.index.len() as u32
+    }
+
+    /// What the index left out of an oversized catalog, one sentence each: tools past the
+    /// tool limit, schema text past the depth limit. Empty for any real catalog; log it once.
+    #[napi(getter, catch_unwind)]
+    pub fn warnings(&self) -> Vec<String> {
+        self.index.warnings().to_vec()
+    }
+
+    /// At most `limit` tools, best first: a tool named exactly by the trimmed query first, then by
+    /// score, then by name in code-point order. `limit` must be a whole number >= 0.
+    #[napi(catch_unwind)]
+    pub fn search(&self, query: String, limit: f64, options: Option<SearchOptions>) -> Result<Vec<SearchHit>> {
+        check_query(&query)?;
+        let limit = whole_limit(limit)?;
+        let exclude = options.and_then(|o| o.exclude).unwrap_or_default();
+        let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
+        let hits = Searcher::new(&self.index).search(&query, limit, &exclude);
+        Ok(hits
+            .into_iter()
+            .map(|hit| SearchHit { name: hit.name.to_string(), description: hit.summary.to_string(), score: hit.score })
+            .collect())
+    }
+
+    /// The projected text a tool is indexed under, or null for an unknown name.
+    #[napi(js_name = "searchText", catch_unwind)]
+    pub fn search_text(&self, name: String) -> Option<String> {
+        self.index.search_text(&name).map(str::to_string)
+    }
+
+    /// Every indexed tool name, in catalog order.
+    #[napi(catch_unwind)]
+    pub fn names(&self) -> Vec<String> {
+        self.index.names().map(str::to_string).collect()
+    }
+
+    /// Why `name` ranks where it does for `query`: its rank and score, the query terms it
+    /// matched with their weight and fields, and its projected text. Null for an unknown name.
+    #[napi(catch_unwind)]
+    pub fn explain(&self, query: String, name: String) -> Result<Option<Explanation>> {
+        check_query(&query)?;
+        Ok(Searcher::new(&self.index).explain(&query, &name).map(Explanation::from))
+    }
+}
+
+/// The names selected by successful `tool_search` results in a session's events (a JSON array of
+/// `{type, data}` events), in order of first appearance.
+#[napi(js_name = "selectionFromEvents", catch_unwind)]
+pub fn selection_from_events(events_json: String) -> Result<Vec<String>> {
+    replay::selection_from_events(&events_json).map_err(invalid)
+}
+
+/// The names one tool_search result payload selects: the same rule replay applies to each
+/// persisted result (schemaVersion 1, tools[].name non-empty strings, first occurrence kept);
+/// [] for any text that is not such a payload.
+#[napi(js_name = "selectionFromPayload", catch_unwind)]
+pub fn selection_from_payload(payload_json: String) -> Vec<String> {
+    replay::selection_from_payload(&payload_json)
+}
+
+/// One catalog entry as the core reads it.
+#[napi(object)]
+pub struct CatalogEntry {
+    pub name: String,
+    /// '' when missing or not a string.
+    pub description: String,
+    /// The parameter schema's JSON text exactly as written; null when absent or not an object.
+    pub parameters: Either<String, Null>,
+}
+
+/// A catalog as the core reads it (the same shapes fromJson accepts): every entry in catalog
+/// order, repeated names included, reduced to its name, its description ('' when missing or
+/// not a string) and its parameter schema's JSON text exactly as written (null when absent or
+/// not an object). Throws what fromJson throws for what fromJson refuses.
+#[napi(js_name = "readCatalog", catch_unwind)]
+pub fn read_catalog(tools_json: String) -> Result<Vec<CatalogEntry>> {
+    let entries = catalog::read_catalog(&tools_json).map_err(invalid)?;
+    Ok(entries
+        .into_iter()
+        .map(|entry| CatalogEntry {
+            name: entry.name,
+            description: entry.description,
+            parameters: entry.parameters.map_or(Either::B(Null), Either::A),
+        })
+        .collect())
+}
+
+fn check_query(query: &str) -> Result<()> {
+    limits::check_query(query).map_err(invalid)
+}
+
+fn whole_limit(limit: f64) -> Result<usize> {
+    limits::result_count(limit).map_err(invalid)
+}
+
+fn invalid(message: impl ToString) -> Error {
+    Error::new(Status::InvalidArg, message.to_string())
+}

@@ -1,0 +1,5 @@
+//! Suites that cut across the stages: hostile input, one test per class, and properties that must
+//! hold for random catalogs, queries and session logs. Unit tests live beside their code.
+
+mod hostile;
+mod properties;
