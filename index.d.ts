@@ -17,7 +17,7 @@ export declare class ToolIndex {
   /**
    * Indexes a JSON array of `{name, description?, parameters?}` (OpenAI function tools and MCP
    * `{name, description, inputSchema}` or `{tools: [...]}` are read too). Duplicate names: the
-   * first wins.
+   * first wins. At most 128 MiB of text.
    */
   static fromJson(toolsJson: string): ToolIndex
   /** Number of distinct tools indexed. */
@@ -29,10 +29,14 @@ export declare class ToolIndex {
   get warnings(): Array<string>
   /**
    * At most `limit` tools, best first: a tool named exactly by the trimmed query first, then by
-   * score, then by name in code-point order. `limit` must be a whole number >= 0.
+   * score, then by name in code-point order. `limit` must be a whole number >= 0; the query
+   * at most 4,096 characters.
    */
   search(query: string, limit: number, options?: SearchOptions | undefined | null): Array<SearchHit>
-  /** The projected text a tool is indexed under, or null for an unknown name. */
+  /**
+   * The projected text a tool is indexed under, or null for an unknown name. Names are at most
+   * 1,024 bytes.
+   */
   searchText(name: string): string | null
   /** Every indexed tool name, in catalog order. */
   names(): Array<string>
@@ -106,24 +110,27 @@ export interface SearchHit {
   score: number
 }
 
+/** The options of a search. */
 export interface SearchOptions {
   /**
    * Names to leave out of the ranked results (for example tools the caller can already use).
-   * A query equal to an excluded name still returns that tool first.
+   * A query equal to an excluded name still returns that tool first. At most 100,000 names,
+   * each at most 1,024 bytes.
    */
   exclude?: Array<string>
 }
 
 /**
  * The names selected by successful `tool_search` results in a session's events (a JSON array of
- * `{type, data}` events), in order of first appearance.
+ * `{type, data}` events), in order of first appearance. At most 128 MiB of text.
  */
 export declare function selectionFromEvents(eventsJson: string): Array<string>
 
 /**
  * The names one tool_search result payload selects: the same rule replay applies to each
  * persisted result (schemaVersion 1, tools[].name non-empty strings, first occurrence kept);
- * [] for any text that is not such a payload.
+ * [] for any text that is not such a payload. Throws for text over 128 MiB, the bound of the
+ * session events a persisted payload is part of.
  */
 export declare function selectionFromPayload(payloadJson: string): Array<string>
 

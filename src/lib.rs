@@ -42,8 +42,11 @@ pub use input::json::{Json, JsonError, Node, NodeId, MAX_JSON_DEPTH};
 /// The schema walk: a tool's fielded, searchable text.
 pub use input::projection::{project, Field, Projection, FIELDS};
 pub use input::summary::{summarize, MAX_SUMMARY_CHARS};
-/// Every bound on what the core takes.
-pub use limits::{check_query, result_count, MAX_CATALOG_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS};
+/// Every bound on what the core takes, and the checks the addon makes before it reads a value.
+pub use limits::{
+    check_exclusions, check_query, check_query_units, result_count, TextLimit, CATALOG_TEXT, EVENTS_TEXT, MAX_CATALOG_BYTES,
+    MAX_EVENTS_BYTES, MAX_NAME_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS, PAYLOAD_TEXT, TOOL_NAME,
+};
 /// Selections rebuilt from session events.
 pub use replay::{selection_from_events, selection_from_payload, ReplayError, SEARCH_TOOL};
 /// Searching an index: hits, query forms, explanations.

@@ -14,6 +14,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::input::json::{Json, JsonError, Node, NodeId};
+use crate::limits::EVENTS_TEXT;
 
 /// The tool whose results select tools.
 pub const SEARCH_TOOL: &str = "tool_search";
@@ -22,6 +23,8 @@ const SCHEMA_VERSION: f64 = 1.0;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReplayError {
+    /// The text is over [`crate::MAX_EVENTS_BYTES`] (its length in bytes).
+    TooLarge(usize),
     Json(JsonError),
     NotAList(&'static str),
 }
@@ -29,6 +32,7 @@ pub enum ReplayError {
 impl std::fmt::Display for ReplayError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            Self::TooLarge(bytes) => f.write_str(&EVENTS_TEXT.too_large(*bytes)),
             Self::Json(error) => write!(f, "session events are not valid JSON: {error}"),
             Self::NotAList(kind) => write!(f, "session events must be a JSON array, got {kind}"),
         }
@@ -38,6 +42,7 @@ impl std::fmt::Display for ReplayError {
 /// Names selected by the successful `tool_search` results in `events_json`, in order of first
 /// appearance.
 pub fn selection_from_events(events_json: &str) -> Result<Vec<String>, ReplayError> {
+    EVENTS_TEXT.check_bytes(events_json.len()).map_err(|_| ReplayError::TooLarge(events_json.len()))?;
     let json = Json::parse(events_json).map_err(ReplayError::Json)?;
     let events = json.items(json.root()).ok_or(ReplayError::NotAList(json.kind(json.root())))?;
     let mut replay = Replay { json: &json, calls: HashMap::new(), selected: Vec::new(), seen: HashSet::new() };

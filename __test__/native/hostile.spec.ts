@@ -1,7 +1,9 @@
 // Hostile input through Node-API, one test per class (src/tests/hostile.rs runs the same classes in
 // Rust): every class is a clear JS Error or a sensible answer, never a crash of the process.
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { ToolIndex, selectionFromEvents } from '../../index.js'
+import { ToolIndex, readCatalog, selectionFromEvents, selectionFromPayload } from '../../index.js'
 
 const tool = (name: string, description = '', parameters?: unknown) => ({ name, description, ...(parameters === undefined ? {} : { parameters }) })
 const index = (tools: unknown[]) => ToolIndex.fromJson(JSON.stringify(tools))
@@ -22,19 +24,31 @@ describe('hostile input to the native core', () => {
   })
 
   it('wrong types: an Error for arguments and catalog structure, ignored odd content', () => {
-    for (const bad of [null, 42, {}, ['[]'], Symbol('x')]) {
+    for (const [bad, kind] of [[null, 'null'], [42, 'a number'], [{}, 'an object'], [['[]'], 'an array'], [Symbol('x'), 'a symbol'], [undefined, 'undefined']] as const) {
       // @ts-expect-error wrong type on purpose
-      expect(() => ToolIndex.fromJson(bad)).toThrow(Error)
+      expect(() => ToolIndex.fromJson(bad)).toThrow(`tool catalog must be a string, got ${kind}`)
       // @ts-expect-error wrong type on purpose
-      expect(() => selectionFromEvents(bad)).toThrow(Error)
+      expect(() => readCatalog(bad)).toThrow(`tool catalog must be a string, got ${kind}`)
+      // @ts-expect-error wrong type on purpose
+      expect(() => selectionFromEvents(bad)).toThrow(`session events text must be a string, got ${kind}`)
+      // @ts-expect-error wrong type on purpose
+      expect(() => selectionFromPayload(bad)).toThrow(`payload text must be a string, got ${kind}`)
     }
     const ok = index([tool('get_weather', 'weather')])
     // @ts-expect-error wrong type on purpose
-    expect(() => ok.search('weather', 5, { exclude: [1, 2] })).toThrow(Error)
+    expect(() => ok.search('weather', 5, { exclude: [1, 2] })).toThrow('exclude[0]: tool name must be a string, got a number')
+    // @ts-expect-error wrong type on purpose
+    expect(() => ok.search('weather', 5, { exclude: 'get_weather' })).toThrow('exclude must be an array of tool names, got a string')
+    // @ts-expect-error wrong type on purpose
+    expect(() => ok.search('weather', 5, 'options')).toThrow('options must be an object, got a string')
+    // @ts-expect-error null is read as no list, though the type does not say so
+    expect(ok.search('weather', 5, { exclude: null }).map((hit) => hit.name)).toEqual(['get_weather'])
+    // @ts-expect-error wrong type on purpose
+    expect(() => ok.searchText(7)).toThrow('tool name must be a string, got a number')
     // @ts-expect-error wrong type on purpose
     expect(() => ok.search('weather', 5n)).toThrow(Error)
     // @ts-expect-error wrong type on purpose
-    expect(() => ok.explain(null, 'get_weather')).toThrow(Error)
+    expect(() => ok.explain(null, 'get_weather')).toThrow('query must be a string, got null')
     expect(() => ToolIndex.fromJson('{"tools": "x"}')).toThrow('tool catalog must be a JSON array of tools (or an object with a "tools" array), got a string')
     expect(index([{ name: 'odd', description: ['x'], parameters: 'schema' }]).searchText('odd')).toBe('odd')
   })
@@ -46,9 +60,14 @@ describe('hostile input to the native core', () => {
     expect(odd.warnings).toEqual([])
   })
 
-  it('huge input: a catalog over 128 MiB is refused before parsing; huge text inside one is cut', () => {
+  it('huge input: a catalog over 128 MiB is refused before it is read; huge text inside one is cut', () => {
+    // More code units than the bound has bytes: refused from the length alone.
     const over = ' '.repeat(128 * 1024 * 1024 + 1)
-    expect(() => ToolIndex.fromJson(over)).toThrow('tool catalog is 134217729 bytes; the limit is 134217728 bytes')
+    expect(() => ToolIndex.fromJson(over)).toThrow('tool catalog is at least 134217729 bytes; the limit is 134217728 bytes')
+    // Within the bound in code units, over it in bytes of UTF-8: refused by its exact size.
+    const wide = 'é'.repeat(64 * 1024 * 1024 + 1)
+    expect(() => ToolIndex.fromJson(wide)).toThrow('tool catalog is 134217730 bytes; the limit is 134217728 bytes')
+    expect(() => readCatalog(wide)).toThrow('tool catalog is 134217730 bytes; the limit is 134217728 bytes')
     const big = index([tool('n'.repeat(100_000), 'telemetry '.repeat(1 << 20)), tool('other')])
     const [hit] = big.search('telemetry', 1)
     expect(hit?.name.length).toBe(100_000)
@@ -104,10 +123,53 @@ describe('hostile input to the native core', () => {
     }
   })
 
-  it('huge exclusion lists: 100,000 names, duplicates and unknown names', () => {
+  it('huge exclusion lists: 100,000 names with duplicates and unknown names are served, one more is refused', () => {
     const two = index([tool('a', 'weather'), tool('b', 'weather')])
-    const exclude = [...Array.from({ length: 100_000 }, (_, i) => `x${i}`), '', 'a', 'a']
+    const exclude = [...Array.from({ length: 100_000 - 3 }, (_, i) => `x${i}`), '', 'a', 'a']
     expect(names(two.search('weather', 5, { exclude }))).toEqual(['b'])
+    expect(() => two.search('weather', 5, { exclude: [...exclude, 'b'] })).toThrow('exclude holds 100001 entries; the limit is 100000')
+  })
+
+  it('hostile lengths and values in every argument (in a child process, which must exit cleanly)', () => {
+    const script = fileURLToPath(new URL('./hostile-lengths.mjs', import.meta.url))
+    const child = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60_000 })
+    expect({ status: child.status, signal: child.signal, stderr: child.stderr }).toEqual({ status: 0, signal: null, stderr: '' })
+    const outcomes = Object.fromEntries(child.stdout.trim().split('\n').map((line) => {
+      const { case: name, ...outcome } = JSON.parse(line) as { case: string, error?: string, value?: unknown }
+      return [name, outcome]
+    }))
+    const huge = 2 ** 28
+    expect(outcomes).toEqual({
+      'exclude: sparse, length 2**32-1': { error: 'exclude holds 4294967295 entries; the limit is 100000' },
+      'exclude: sparse, length 2**31': { error: 'exclude holds 2147483648 entries; the limit is 100000' },
+      'exclude: MAX_TOOLS + 1 names': { error: 'exclude holds 100001 entries; the limit is 100000' },
+      'exclude: MAX_TOOLS names': { value: ['other'] },
+      'exclude: a hole': { error: 'exclude[1]: tool name must be a string, got undefined' },
+      'exclude: array-like object with a huge length': { error: 'exclude must be an array of tool names, got an object' },
+      'exclude: Proxy of an array': { error: 'exclude must be an array of tool names, got an object' },
+      'exclude: getter that throws': { error: 'exclude getter threw' },
+      'exclude: entry getter that throws': { error: 'entry getter threw' },
+      'exclude: a number': { error: 'exclude must be an array of tool names, got a number' },
+      'exclude: a number entry': { error: 'exclude[0]: tool name must be a string, got a number' },
+      'exclude: a huge name': { error: `exclude[0]: tool name is at least ${huge} bytes; the limit is 1024 bytes` },
+      'exclude: a name of 1026 bytes': { error: 'exclude[0]: tool name is 1026 bytes; the limit is 1024 bytes' },
+      'options: a number': { error: 'options must be an object, got a number' },
+      'options: Proxy whose traps throw': { error: 'trap threw' },
+      'search: a huge query': { error: `query is at least ${huge / 2} characters long; the limit is 4096` },
+      'search: a query of 8193 code units': { error: 'query is at least 4097 characters long; the limit is 4096' },
+      'search: a number query': { error: 'query must be a string, got a number' },
+      'explain: a huge query': { error: `query is at least ${huge / 2} characters long; the limit is 4096` },
+      'explain: a huge name': { error: `tool name is at least ${huge} bytes; the limit is 1024 bytes` },
+      'explain: a symbol name': { error: 'tool name must be a string, got a symbol' },
+      'searchText: a huge name': { error: `tool name is at least ${huge} bytes; the limit is 1024 bytes` },
+      'searchText: a name of 1026 bytes': { error: 'tool name is 1026 bytes; the limit is 1024 bytes' },
+      'fromJson: a huge catalog': { error: `tool catalog is at least ${huge} bytes; the limit is 134217728 bytes` },
+      'readCatalog: a huge catalog': { error: `tool catalog is at least ${huge} bytes; the limit is 134217728 bytes` },
+      'readCatalog: a number': { error: 'tool catalog must be a string, got a number' },
+      'selectionFromEvents: huge events': { error: `session events text is at least ${huge} bytes; the limit is 134217728 bytes` },
+      'selectionFromPayload: a huge payload': { error: `payload text is at least ${huge} bytes; the limit is 134217728 bytes` },
+      'selectionFromPayload: null': { error: 'payload text must be a string, got null' },
+    })
   })
 
   it('corrupted session events: only whole, successful tool_search results select', () => {

@@ -11,7 +11,7 @@
 use std::fmt;
 
 use crate::input::json::{Json, JsonError, NodeId};
-use crate::limits::MAX_CATALOG_BYTES;
+use crate::limits::CATALOG_TEXT;
 
 /// One tool as the index sees it. `parameters` points into the catalog's [`Json`].
 #[derive(Debug, Clone, Copy)]
@@ -33,10 +33,7 @@ pub enum CatalogError {
 impl fmt::Display for CatalogError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::TooLarge(bytes) => write!(
-                f,
-                "tool catalog is {bytes} bytes; the limit is {MAX_CATALOG_BYTES} bytes"
-            ),
+            Self::TooLarge(bytes) => f.write_str(&CATALOG_TEXT.too_large(*bytes)),
             Self::Json(error) => write!(f, "tool catalog is not valid JSON: {error}"),
             Self::NotAList(kind) => write!(
                 f,
@@ -59,10 +56,7 @@ pub fn parse(text: &str) -> Result<Json<'_>, CatalogError> {
 }
 
 fn check_size(text: &str) -> Result<(), CatalogError> {
-    if text.len() > MAX_CATALOG_BYTES {
-        return Err(CatalogError::TooLarge(text.len()));
-    }
-    Ok(())
+    CATALOG_TEXT.check_bytes(text.len()).map_err(|_| CatalogError::TooLarge(text.len()))
 }
 
 /// One catalog entry as the core reads it, for callers that need the catalog itself rather than
@@ -121,6 +115,7 @@ fn tool<'j>(json: &'j Json, index: usize, item: NodeId) -> Result<ToolSpec<'j>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::MAX_CATALOG_BYTES;
 
     fn read(text: &str) -> Result<Vec<(String, String, bool)>, String> {
         let json = parse(text).map_err(|e| e.to_string())?;

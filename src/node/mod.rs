@@ -6,15 +6,18 @@
 //! Node-API's C frames would abort it). What `catch_unwind` cannot catch is kept out by
 //! construction: nothing in the core recurses on its input (the JSON reader, the schema walk and
 //! the drop of a document all use heap, not the call stack), and the limits in `limits.rs` bound
-//! memory.
+//! memory. No length JavaScript controls sizes an allocation: the exports take plain JavaScript
+//! values and read them through `args`, which checks each length against its bound first.
 
-use napi::bindgen_prelude::{Either, Null};
+use napi::bindgen_prelude::{Either, Null, Unknown};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 
 use crate::input::catalog;
+use crate::limits::{CATALOG_TEXT, EVENTS_TEXT, PAYLOAD_TEXT, TOOL_NAME};
 use crate::{limits, replay, Index, Searcher};
 
+mod args;
 mod explanation;
 
 use explanation::Explanation;
@@ -29,10 +32,14 @@ pub struct SearchHit {
     pub score: f64,
 }
 
-#[napi(object)]
+/// The options of a search.
+// Read field by field with bounds (`args.rs`), never by napi's own conversion, which would size
+// a list by whatever length JavaScript gives it.
+#[napi(object, object_from_js = false, object_to_js = false)]
 pub struct SearchOptions {
     /// Names to leave out of the ranked results (for example tools the caller can already use).
-    /// A query equal to an excluded name still returns that tool first.
+    /// A query equal to an excluded name still returns that tool first. At most 100,000 names,
+    /// each at most 1,024 bytes.
     pub exclude: Option<Vec<String>>,
 }
 
@@ -47,9 +54,10 @@ pub struct ToolIndex {
 impl ToolIndex {
     /// Indexes a JSON array of `{name, description?, parameters?}` (OpenAI function tools and MCP
     /// `{name, description, inputSchema}` or `{tools: [...]}` are read too). Duplicate names: the
-    /// first wins.
-    #[napi(factory, js_name = "fromJson", catch_unwind)]
-    pub fn from_json(tools_json: String) -> Result<ToolIndex> {
+    /// first wins. At most 128 MiB of text.
+    #[napi(factory, js_name = "fromJson", catch_unwind, ts_args_type = "toolsJson: string")]
+    pub fn from_json(tools_json: Unknown<'_>) -> Result<ToolIndex> {
+        let tools_json = args::text(tools_json, CATALOG_TEXT)?;
         let index = Index::from_catalog(&tools_json).map_err(invalid)?;
         Ok(ToolIndex { index })
     }
@@ -68,12 +76,13 @@ impl ToolIndex {
     }
 
     /// At most `limit` tools, best first: a tool named exactly by the trimmed query first, then by
-    /// score, then by name in code-point order. `limit` must be a whole number >= 0.
-    #[napi(catch_unwind)]
-    pub fn search(&self, query: String, limit: f64, options: Option<SearchOptions>) -> Result<Vec<SearchHit>> {
-        check_query(&query)?;
-        let limit = whole_limit(limit)?;
-        let exclude = options.and_then(|o| o.exclude).unwrap_or_default();
+    /// score, then by name in code-point order. `limit` must be a whole number >= 0; the query
+    /// at most 4,096 characters.
+    #[napi(catch_unwind, ts_args_type = "query: string, limit: number, options?: SearchOptions | undefined | null")]
+    pub fn search(&self, query: Unknown<'_>, limit: f64, options: Option<Unknown<'_>>) -> Result<Vec<SearchHit>> {
+        let query = args::query(query)?;
+        let limit = limits::result_count(limit).map_err(invalid)?;
+        let exclude = args::search_options(options)?.exclude.unwrap_or_default();
         let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
         let hits = Searcher::new(&self.index).search(&query, limit, &exclude);
         Ok(hits
@@ -82,10 +91,12 @@ impl ToolIndex {
             .collect())
     }
 
-    /// The projected text a tool is indexed under, or null for an unknown name.
-    #[napi(js_name = "searchText", catch_unwind)]
-    pub fn search_text(&self, name: String) -> Option<String> {
-        self.index.search_text(&name).map(str::to_string)
+    /// The projected text a tool is indexed under, or null for an unknown name. Names are at most
+    /// 1,024 bytes.
+    #[napi(js_name = "searchText", catch_unwind, ts_args_type = "name: string")]
+    pub fn search_text(&self, name: Unknown<'_>) -> Result<Option<String>> {
+        let name = args::text(name, TOOL_NAME)?;
+        Ok(self.index.search_text(&name).map(str::to_string))
     }
 
     /// Every indexed tool name, in catalog order.
@@ -96,26 +107,30 @@ impl ToolIndex {
 
     /// Why `name` ranks where it does for `query`: its rank and score, the query terms it
     /// matched with their weight and fields, and its projected text. Null for an unknown name.
-    #[napi(catch_unwind)]
-    pub fn explain(&self, query: String, name: String) -> Result<Option<Explanation>> {
-        check_query(&query)?;
+    #[napi(catch_unwind, ts_args_type = "query: string, name: string")]
+    pub fn explain(&self, query: Unknown<'_>, name: Unknown<'_>) -> Result<Option<Explanation>> {
+        let query = args::query(query)?;
+        let name = args::text(name, TOOL_NAME)?;
         Ok(Searcher::new(&self.index).explain(&query, &name).map(Explanation::from))
     }
 }
 
 /// The names selected by successful `tool_search` results in a session's events (a JSON array of
-/// `{type, data}` events), in order of first appearance.
-#[napi(js_name = "selectionFromEvents", catch_unwind)]
-pub fn selection_from_events(events_json: String) -> Result<Vec<String>> {
+/// `{type, data}` events), in order of first appearance. At most 128 MiB of text.
+#[napi(js_name = "selectionFromEvents", catch_unwind, ts_args_type = "eventsJson: string")]
+pub fn selection_from_events(events_json: Unknown<'_>) -> Result<Vec<String>> {
+    let events_json = args::text(events_json, EVENTS_TEXT)?;
     replay::selection_from_events(&events_json).map_err(invalid)
 }
 
 /// The names one tool_search result payload selects: the same rule replay applies to each
 /// persisted result (schemaVersion 1, tools[].name non-empty strings, first occurrence kept);
-/// [] for any text that is not such a payload.
-#[napi(js_name = "selectionFromPayload", catch_unwind)]
-pub fn selection_from_payload(payload_json: String) -> Vec<String> {
-    replay::selection_from_payload(&payload_json)
+/// [] for any text that is not such a payload. Throws for text over 128 MiB, the bound of the
+/// session events a persisted payload is part of.
+#[napi(js_name = "selectionFromPayload", catch_unwind, ts_args_type = "payloadJson: string")]
+pub fn selection_from_payload(payload_json: Unknown<'_>) -> Result<Vec<String>> {
+    let payload_json = args::text(payload_json, PAYLOAD_TEXT)?;
+    Ok(replay::selection_from_payload(&payload_json))
 }
 
 /// One catalog entry as the core reads it.
@@ -132,8 +147,9 @@ pub struct CatalogEntry {
 /// order, repeated names included, reduced to its name, its description ('' when missing or
 /// not a string) and its parameter schema's JSON text exactly as written (null when absent or
 /// not an object). Throws what fromJson throws for what fromJson refuses.
-#[napi(js_name = "readCatalog", catch_unwind)]
-pub fn read_catalog(tools_json: String) -> Result<Vec<CatalogEntry>> {
+#[napi(js_name = "readCatalog", catch_unwind, ts_args_type = "toolsJson: string")]
+pub fn read_catalog(tools_json: Unknown<'_>) -> Result<Vec<CatalogEntry>> {
+    let tools_json = args::text(tools_json, CATALOG_TEXT)?;
     let entries = catalog::read_catalog(&tools_json).map_err(invalid)?;
     Ok(entries
         .into_iter()
@@ -143,14 +159,6 @@ pub fn read_catalog(tools_json: String) -> Result<Vec<CatalogEntry>> {
             parameters: entry.parameters.map_or(Either::B(Null), Either::A),
         })
         .collect())
-}
-
-fn check_query(query: &str) -> Result<()> {
-    limits::check_query(query).map_err(invalid)
-}
-
-fn whole_limit(limit: f64) -> Result<usize> {
-    limits::result_count(limit).map_err(invalid)
 }
 
 fn invalid(message: impl ToString) -> Error {

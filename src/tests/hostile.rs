@@ -3,8 +3,9 @@
 //! same classes through Node-API.)
 
 use crate::{
-    check_query, result_count, selection_from_events, Index, Searcher, MAX_CATALOG_BYTES, MAX_JSON_DEPTH, MAX_SCHEMA_DEPTH,
-    MAX_TOOLS,
+    check_exclusions, check_query, check_query_units, result_count, selection_from_events, selection_from_payload, Index,
+    Searcher, CATALOG_TEXT, EVENTS_TEXT, MAX_CATALOG_BYTES, MAX_EVENTS_BYTES, MAX_JSON_DEPTH, MAX_SCHEMA_DEPTH, MAX_TOOLS,
+    PAYLOAD_TEXT, TOOL_NAME,
 };
 
 fn error_of(catalog: &str) -> String {
@@ -126,6 +127,43 @@ fn huge_and_invalid_limits() {
     assert_eq!(Searcher::new(&index).search("weather", usize::MAX, &[]).len(), 2);
     assert!(Searcher::new(&index).search("weather", 0, &[]).is_empty());
     assert!(result_count(-1.0).is_err() && result_count(f64::NAN).is_err() && result_count(0.5).is_err());
+}
+
+#[test]
+fn session_events_over_the_size_limit_are_refused_before_they_are_read() {
+    let text = " ".repeat(MAX_EVENTS_BYTES + 1);
+    assert_eq!(selection_from_events(&text).unwrap_err().to_string(), "session events text is 134217729 bytes; the limit is 134217728 bytes");
+}
+
+/// The checks the addon makes on a JavaScript value before reading any of it, for the lengths a
+/// hostile-input run used: a sparse `exclude` of length 2**32 - 1 once made the core ask for 103 GB.
+#[test]
+fn lengths_from_javascript_are_refused_from_the_length_alone() {
+    for len in [u32::MAX as usize, 1 << 31, MAX_TOOLS + 1] {
+        assert_eq!(check_exclusions(len).unwrap_err(), format!("exclude holds {len} entries; the limit is {MAX_TOOLS}"));
+    }
+    assert!(check_exclusions(MAX_TOOLS).is_ok());
+    // A string of 2**28 UTF-16 code units (JavaScript knows the count without reading it) is at
+    // least that many bytes, and at least half as many characters.
+    let units = 1 << 28;
+    for limit in [CATALOG_TEXT, EVENTS_TEXT, PAYLOAD_TEXT, TOOL_NAME] {
+        let refused = limit.check_units(units).unwrap_err();
+        assert_eq!(refused, format!("{} is at least 268435456 bytes; the limit is {} bytes", limit.name, limit.max_bytes));
+    }
+    assert_eq!(check_query_units(units).unwrap_err(), "query is at least 134217728 characters long; the limit is 4096");
+    // Every payload the events bound lets replay read, the payload bound lets the live commit read.
+    assert_eq!(PAYLOAD_TEXT.max_bytes, EVENTS_TEXT.max_bytes);
+    assert_eq!(CATALOG_TEXT.too_large(MAX_CATALOG_BYTES + 1), error_of(&" ".repeat(MAX_CATALOG_BYTES + 1)), "one message for one bound");
+}
+
+#[test]
+fn a_payload_of_any_size_or_shape_selects_only_whole_version_one_payloads() {
+    let many: Vec<String> = (0..100_000).map(|i| format!(r#"{{"name":"t{}"}}"#, i % 1000)).collect();
+    let payload = format!(r#"{{"schemaVersion":1,"tools":[{}]}}"#, many.join(","));
+    assert_eq!(selection_from_payload(&payload).len(), 1000, "each name once");
+    let deep = format!(r#"{{"schemaVersion":1,"tools":[{}{}]}}"#, "[".repeat(1 << 20), "]".repeat(1 << 20));
+    assert!(selection_from_payload(&deep).is_empty());
+    assert!(selection_from_payload(&payload[..payload.len() - 1]).is_empty());
 }
 
 #[test]

@@ -1,0 +1,90 @@
+//! Arguments read from JavaScript values, each bounded before anything is allocated from it.
+//!
+//! napi's own conversions size their allocation by what JavaScript hands them: a `Vec<String>`
+//! from an array reserves a slot per element of its length (a sparse array of length 2**32 - 1
+//! asked for 103 GB), a `String` copies a text of any length. So the exports take plain
+//! JavaScript values and read them here, in this order: the type, then the length JavaScript
+//! reports without reading anything (an array's length, a string's UTF-16 code units), checked
+//! against its bound in `limits.rs`, then the UTF-8 length, and only then the value itself.
+
+use napi::bindgen_prelude::{Array, JsObjectValue, Object, Unknown};
+use napi::{JsString, JsValue, Result, ValueType};
+
+use super::{invalid, SearchOptions};
+use crate::limits::{self, TextLimit, TOOL_NAME};
+
+/// A text argument, read once it is known to fit `limit`.
+pub(super) fn text(value: Unknown<'_>, limit: TextLimit) -> Result<String> {
+    let string = string(value, limit.name)?;
+    limit.check_units(string.utf16_len()?).map_err(invalid)?;
+    limit.check_bytes(string.utf8_len()?).map_err(invalid)?;
+    read(value)
+}
+
+/// A query, read once it is known to be short enough, then counted exactly.
+pub(super) fn query(value: Unknown<'_>) -> Result<String> {
+    let string = string(value, "query")?;
+    limits::check_query_units(string.utf16_len()?).map_err(invalid)?;
+    let query = read(value)?;
+    limits::check_query(&query).map_err(invalid)?;
+    Ok(query)
+}
+
+/// A search's options (`undefined` or `null` options, or `exclude`: none).
+pub(super) fn search_options(options: Option<Unknown<'_>>) -> Result<SearchOptions> {
+    let Some(options) = options else { return Ok(SearchOptions { exclude: None }) };
+    if options.get_type()? != ValueType::Object {
+        return Err(invalid(format!("options must be an object, got {}", kind(options)?)));
+    }
+    // SAFETY: the value was just checked to be an object.
+    let options: Object = unsafe { options.cast()? };
+    let list: Unknown = options.get_named_property("exclude")?;
+    if matches!(list.get_type()?, ValueType::Undefined | ValueType::Null) {
+        return Ok(SearchOptions { exclude: None });
+    }
+    if !list.is_array()? {
+        return Err(invalid(format!("exclude must be an array of tool names, got {}", kind(list)?)));
+    }
+    // SAFETY: the value was just checked to be an array.
+    let list: Array = unsafe { list.cast()? };
+    limits::check_exclusions(list.len() as usize).map_err(invalid)?;
+    let mut names = Vec::with_capacity(list.len() as usize);
+    for at in 0..list.len() {
+        let entry: Unknown = list.get(at)?.ok_or_else(|| invalid(format!("exclude[{at}] could not be read")))?;
+        names.push(text(entry, TOOL_NAME).map_err(|error| invalid(format!("exclude[{at}]: {}", error.reason)))?);
+    }
+    Ok(SearchOptions { exclude: Some(names) })
+}
+
+/// `value` as a string, or an error naming what it is instead.
+fn string<'a>(value: Unknown<'a>, name: &str) -> Result<JsString<'a>> {
+    if value.get_type()? != ValueType::String {
+        return Err(invalid(format!("{name} must be a string, got {}", kind(value)?)));
+    }
+    // SAFETY: the value was just checked to be a string.
+    unsafe { value.cast() }
+}
+
+/// The text of a string whose length has been checked.
+fn read(value: Unknown<'_>) -> Result<String> {
+    // SAFETY: callers pass only values `string` accepted.
+    unsafe { value.cast::<String>() }
+}
+
+/// What a value is, for an error message, as `typeof` would say (and `null` as `null`).
+fn kind(value: Unknown<'_>) -> Result<&'static str> {
+    Ok(match value.get_type()? {
+        ValueType::Undefined => "undefined",
+        ValueType::Null => "null",
+        ValueType::Boolean => "a boolean",
+        ValueType::Number => "a number",
+        ValueType::String => "a string",
+        ValueType::Symbol => "a symbol",
+        ValueType::Object if value.is_array()? => "an array",
+        ValueType::Object => "an object",
+        ValueType::Function => "a function",
+        ValueType::External => "an external value",
+        // A bigint, which Node-API 4 does not name.
+        _ => "a value of another type",
+    })
+}
