@@ -224,6 +224,15 @@ mod tests {
     }
 
     #[test]
+    fn marks_and_scripts_of_the_unicode_table_stay_inside_their_runs() {
+        assert_eq!(pieces("コーヒー"), ["=コー", "=ーヒ", "=ヒー"], "the prolonged sound mark is part of the word");
+        assert_eq!(pieces("佐々木"), ["=佐々", "=々木"]);
+        assert_eq!(pieces("ㄅㄆㄇ"), ["=ㄅㄆ", "=ㄆㄇ"], "Bopomofo");
+        assert_eq!(pieces("\u{30000}\u{31350}"), ["=\u{30000}\u{31350}"], "extensions G and H");
+        assert_eq!(pieces("ジョン・スミス"), ["=ジョ", "=ョン", "=スミ", "=ミス"], "shared punctuation separates");
+    }
+
+    #[test]
     fn mixed_scripts_split_at_the_script_boundary() {
         assert_eq!(pieces("查询weather天气API"), ["=查询", "weather", "=天气", "api"]);
         assert_eq!(terms("用 GitHub 创建 issue"), ["用", "git", "hub", "github", "创建", "issu"]);
