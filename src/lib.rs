@@ -31,23 +31,23 @@ mod search;
 #[cfg(test)]
 mod tests;
 
-/// Text to terms, exactly as tools and queries are analyzed.
+// Text to terms, exactly as tools and queries are analyzed.
 pub use analysis::{fold_into, term_of, Analyzer, Piece};
-/// The index and its ranking parameters; [`round6`] is the rounding every reported score has.
+// The index and its ranking parameters; [`round6`] is the rounding every reported score has.
 pub use index::{bm25::round6, Index, Params};
-/// Catalog text read as the index reads it.
+// Catalog text read as the index reads it.
 pub use input::catalog::{read_catalog, CatalogEntry, CatalogError, ToolSpec};
-/// The JSON reader (schemas and session events are read with it too).
+// The JSON reader (schemas and session events are read with it too).
 pub use input::json::{Json, JsonError, Node, NodeId, MAX_JSON_DEPTH};
-/// The schema walk: a tool's fielded, searchable text.
+// The schema walk: a tool's fielded, searchable text.
 pub use input::projection::{project, Field, Projection, FIELDS};
 pub use input::summary::{summarize, MAX_SUMMARY_CHARS};
-/// Every bound on what the core takes, and the checks the addon makes before it reads a value.
+// Every bound on what the core takes, and the checks the addon makes before it reads a value.
 pub use limits::{
     check_exclusions, check_query, check_query_units, result_count, TextLimit, CATALOG_TEXT, EVENTS_TEXT, MAX_CATALOG_BYTES,
     MAX_EVENTS_BYTES, MAX_NAME_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS, PAYLOAD_TEXT, TOOL_NAME,
 };
-/// Selections rebuilt from session events.
+// Selections rebuilt from session events.
 pub use replay::{selection_from_events, selection_from_payload, ReplayError, SEARCH_TOOL};
-/// Searching an index: hits, query forms, explanations.
+// Searching an index: hits, query forms, explanations.
 pub use search::{requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, TermMatch};

@@ -1,8 +1,8 @@
 //! Ranking parameters, and why they have the values they have.
 //!
-//! The defaults were chosen by `examples/tuning.rs` (coordinate descent on R@5 + NDCG@10) over the tuning
-//! part of the BFCL dev set (70% of its requests) and checked on the held-back 30%, which never
-//! influenced them; `pnpm eval` reports both parts. When a later run of the descent moved a value
+//! The defaults were chosen by `examples/tuning.rs` (coordinate descent on R@5 + NDCG@10) over
+//! the tuning part of the BFCL dev set (70% of its requests) and checked on the held-back 30%,
+//! which never influenced them; `pnpm eval` reports both parts. When a later run of the descent moved a value
 //! only to gain a few thousandths on the tuning part while the held-back part lost as much or more
 //! (field weights and `b` after value words and fusion changes), the earlier value was kept.
 

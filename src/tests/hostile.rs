@@ -136,7 +136,8 @@ fn session_events_over_the_size_limit_are_refused_before_they_are_read() {
 }
 
 /// The checks the addon makes on a JavaScript value before reading any of it, for the lengths a
-/// hostile-input run used: a sparse `exclude` of length 2**32 - 1 once made the core ask for 103 GB.
+/// hostile-input run used: a sparse `exclude` of length 2**32 - 1 once made the addon ask for
+/// 103 GB.
 #[test]
 fn lengths_from_javascript_are_refused_from_the_length_alone() {
     for len in [u32::MAX as usize, 1 << 31, MAX_TOOLS + 1] {

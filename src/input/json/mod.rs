@@ -1,5 +1,5 @@
-//! Our own small JSON reader: a document is a flat arena of nodes, read by [`Json::parse`] and walked
-//! through [`Json`]'s accessors here.
+//! Our own small JSON reader: a document is a flat arena of nodes, read by [`Json::parse`] and
+//! walked through [`Json`]'s accessors here.
 //!
 //! Why not `serde_json::Value` (or any reader built the same way): the catalog and session events
 //! come from other plugins and from disk, so they can be hostile, and two of their properties
