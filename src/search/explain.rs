@@ -85,9 +85,9 @@ impl<'i> Searcher<'i> {
                 fields: tf.map(u32::from),
             })
             .collect();
-        let doc_text = index.doc(doc);
+        let tool = index.doc(doc);
         Some(Explanation {
-            name: doc_text.name(),
+            name: tool.name(),
             rank: position.map(|p| p + 1),
             score: position.map_or(0.0, |p| ranking[p].score),
             exact: query.trim() == name,
@@ -95,7 +95,7 @@ impl<'i> Searcher<'i> {
             terms,
             missing: self.missing_terms(&mut analyzer, text, doc),
             matches: ranking.len(),
-            text: doc_text.text(),
+            text: tool.text(),
         })
     }
 
