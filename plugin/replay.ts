@@ -3,7 +3,7 @@
  * handed to the native replay.
  */
 
-import { TOOL_SEARCH_NAME } from './config.ts'
+import { TOOL_SEARCH_NAME } from './contract.ts'
 import { selectionFromEvents } from './native.ts'
 
 /**

@@ -10,7 +10,7 @@ import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
 import { AgentState, type AgentCatalog, type RegisteredTools } from './agent-state.ts'
 import { IndexCache, buildCorpus } from './catalog.ts'
-import { TOOL_SEARCH_NAME, sameNames } from './config.ts'
+import { TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
 import type { SearchHit } from './native.ts'
 import { selectedNames } from './payload.ts'
@@ -94,7 +94,7 @@ export class ToolSearchRuntime {
           policy: this.policy.standing(tool.name),
           selectedBy: selectedBy.get(tool.name) ?? 0,
         }))
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .sort((a, b) => compareNames(a.name, b.name))
     },
     agents: () => [...this.attached].map(([agent, { state }]) => ({ id: agent.id, selected: state.selected.size })),
   }
@@ -178,7 +178,7 @@ export class ToolSearchRuntime {
       registered: registered.names,
       offers: name => policy.offers(name, selected),
       sdk: () => {
-        const offered = policy.offered(registered.names, selected).sort()
+        const offered = policy.offered(registered.names, selected).sort(compareNames)
         const language = codeLanguage(this.ctx)
         const key = [registered.generation, language, ...offered].join('\n')
         if (state.sdk?.key !== key) state.sdk = { key, text: renderOfferedSdk(this.ctx, agent, offered, language) }

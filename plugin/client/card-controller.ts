@@ -4,7 +4,7 @@
  * published as immutable snapshots for `useSyncExternalStore`.
  */
 
-import type { CatalogResponse } from '../catalog-contract.ts'
+import type { CatalogResponse, NumberKey } from '../contract.ts'
 import type { FetchCatalog } from './catalog-fetch.ts'
 import type { ScopeSnapshot, SettingsScope, ToolSearchSection } from './host.ts'
 import { choiceFor, listsWithChoice, type ListField, type PolicyChoice } from './policy.ts'
@@ -19,10 +19,12 @@ export interface CatalogState {
   readonly error: string | undefined
 }
 
+/** What a write was about: one tool's policy, or one number setting. */
+export type WriteSubject = { readonly tool: string } | { readonly setting: NumberKey }
+
 /** The last write that did not happen. */
 export interface SaveFailure {
-  /** `undefined` for the result count, else the tool whose policy was being changed. */
-  readonly tool: string | undefined
+  readonly subject: WriteSubject
   readonly reason: WriteFailure
   readonly detail: string | undefined
 }
@@ -34,8 +36,8 @@ export interface CardState {
   readonly section: ToolSearchSection | undefined
   /** Policies being written, by tool, shown in place of the stored ones until they settle. */
   readonly pending: ReadonlyMap<string, PolicyChoice>
-  /** The result count being written. */
-  readonly limitPending: number | undefined
+  /** Number settings being written, by field. */
+  readonly numbersPending: Partial<Record<NumberKey, number>>
   readonly failure: SaveFailure | undefined
   readonly catalog: CatalogState
 }
@@ -72,7 +74,7 @@ export class ToolSearchCardController {
     this.state = {
       ...fromScope(snapshot),
       pending: new Map(),
-      limitPending: undefined,
+      numbersPending: {},
       failure: undefined,
       catalog: { filter: '', status: 'idle', response: undefined, error: undefined },
     }
@@ -140,7 +142,7 @@ export class ToolSearchCardController {
     const outcome = await this.writer.write(current => listsWithChoice(current, tool, choice))
     const pending = new Map(this.state.pending)
     if (pending.get(tool) === choice) pending.delete(tool)
-    this.update({ pending, failure: this.failureAfter(outcome, tool) })
+    this.update({ pending, failure: this.failureAfter(outcome, { tool }) })
     return outcome
   }
 
@@ -150,14 +152,15 @@ export class ToolSearchCardController {
   /** Take a name off one list only. */
   readonly removeFromList = async (field: ListField, tool: string): Promise<WriteOutcome> => {
     const outcome = await this.writer.write(current => ({ [field]: current[field].filter(entry => entry.trim() !== tool) }))
-    this.update({ failure: this.failureAfter(outcome, tool) })
+    this.update({ failure: this.failureAfter(outcome, { tool }) })
     return outcome
   }
 
-  readonly saveLimit = async (limit: number): Promise<WriteOutcome> => {
-    this.update({ limitPending: limit })
-    const outcome = await this.writer.write(() => ({ defaultLimit: limit }))
-    this.update({ limitPending: undefined, failure: this.failureAfter(outcome, undefined) })
+  readonly saveNumber = async (field: NumberKey, value: number): Promise<WriteOutcome> => {
+    this.update({ numbersPending: { ...this.state.numbersPending, [field]: value } })
+    const outcome = await this.writer.write(() => ({ [field]: value }))
+    const { [field]: _settled, ...numbersPending } = this.state.numbersPending
+    this.update({ numbersPending, failure: this.failureAfter(outcome, { setting: field }) })
     return outcome
   }
 
@@ -183,9 +186,10 @@ export class ToolSearchCardController {
    * The failure to show after a write: this one if it failed; none if it succeeded where the shown
    * failure had failed; otherwise the shown one, which an unrelated success does not undo.
    */
-  private failureAfter(outcome: WriteOutcome, tool: string | undefined): SaveFailure | undefined {
-    if (!outcome.ok) return { tool, reason: outcome.reason, detail: outcome.detail }
-    return this.state.failure?.tool === tool ? undefined : this.state.failure
+  private failureAfter(outcome: WriteOutcome, subject: WriteSubject): SaveFailure | undefined {
+    if (!outcome.ok) return { subject, reason: outcome.reason, detail: outcome.detail }
+    const shown = this.state.failure
+    return shown !== undefined && sameSubject(shown.subject, subject) ? undefined : shown
   }
 
   private onScope(): void {
@@ -206,6 +210,10 @@ export class ToolSearchCardController {
     this.state = { ...this.state, ...change }
     for (const listener of [...this.listeners]) listener()
   }
+}
+
+function sameSubject(a: WriteSubject, b: WriteSubject): boolean {
+  return 'tool' in a ? 'tool' in b && a.tool === b.tool : 'setting' in b && a.setting === b.setting
 }
 
 function fromScope(snapshot: ScopeSnapshot<ToolSearchSection>): Pick<CardState, 'status' | 'writable' | 'section'> {

@@ -7,13 +7,10 @@
  */
 
 import type { ComponentType } from 'react'
+import type { SettingsSection } from '../contract.ts'
 
 /** The section this plugin stores in `$DSH_HOME/settings.yaml` under `tool-search:`. */
-export interface ToolSearchSection {
-  readonly defaultLimit: number
-  readonly alwaysVisible: readonly string[]
-  readonly neverSearch: readonly string[]
-}
+export type ToolSearchSection = SettingsSection
 
 /** `SettingsScopeSnapshot<T>` (dsh-client-runtime). */
 export interface ScopeSnapshot<T> {

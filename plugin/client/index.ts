@@ -7,15 +7,13 @@
  * @module @anionex/dsh-tool-search/client
  */
 
+import { SETTINGS_NAMESPACE } from '../contract.ts'
 import { catalogFetcher } from './catalog-fetch.ts'
 import { ToolSearchCardController } from './card-controller.ts'
 import type { ClientContext, ToolSearchSection } from './host.ts'
 import { LOCALE_NS, en, zh } from './locales.ts'
 import { SettingsWriter } from './settings-writer.ts'
 import { ToolSearchCard, type ToolSearchCardProps } from './ToolSearchCard.tsx'
-
-/** The host half's settings namespace (settings.ts), restated: that module imports host code. */
-export const SETTINGS_NAMESPACE = 'tool-search'
 
 /** The browser services the card uses. */
 export const inject = ['slots', 'locale', 'connection', 'settingsScope']

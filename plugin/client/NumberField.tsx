@@ -1,35 +1,41 @@
-/** The default result count: typed as text, checked as the user types, written on Save or Enter. */
+/**
+ * One number setting: typed as text, checked as the user types, written on Save or Enter. Its copy
+ * is `<field>Label` and `<field>Hint` in locales.ts, and its bounds come from the contract.
+ */
 
 import { useEffect, useId, useState, type FormEvent } from 'react'
+import { SETTINGS, type NumberKey } from '../contract.ts'
 import type { Translate } from './host.ts'
-import { parseDefaultLimit } from './policy.ts'
+import { parseSettingNumber } from './policy.ts'
 
-export interface LimitFieldProps {
+export interface NumberFieldProps {
   readonly t: Translate
-  /** The count DSH holds. */
+  readonly field: NumberKey
+  /** The value DSH holds. */
   readonly stored: number
-  /** The count being written, if any. */
+  /** The value being written, if any. */
   readonly pending: number | undefined
   readonly disabled: boolean
-  readonly onSave: (limit: number) => unknown
+  readonly onSave: (field: NumberKey, value: number) => unknown
 }
 
-export function LimitField({ t, stored, pending, disabled, onSave }: LimitFieldProps) {
+export function NumberField({ t, field, stored, pending, disabled, onSave }: NumberFieldProps) {
   const id = useId()
+  const bounds = SETTINGS[field]
   const [draft, setDraft] = useState(String(stored))
   // A saved value, or one changed elsewhere, replaces the draft; a refused one leaves the user's
   // text in place next to the error.
   useEffect(() => { setDraft(String(stored)) }, [stored])
-  const value = parseDefaultLimit(draft)
+  const value = parseSettingNumber(bounds, draft)
   const invalid = value === undefined
   const changed = value !== stored
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (!disabled && value !== undefined && changed && pending === undefined) onSave(value)
+    if (!disabled && value !== undefined && changed && pending === undefined) onSave(field, value)
   }
   return (
     <form className="dts-field" onSubmit={submit} noValidate>
-      <label className="dts-label" htmlFor={id}>{t('limitLabel')}</label>
+      <label className="dts-label" htmlFor={id}>{t(`${field}Label`)}</label>
       <div className="dts-inline">
         <input
           id={id}
@@ -37,7 +43,7 @@ export function LimitField({ t, stored, pending, disabled, onSave }: LimitFieldP
           type="text"
           inputMode="numeric"
           autoComplete="off"
-          size={4}
+          size={String(bounds.max).length + 2}
           value={draft}
           disabled={disabled}
           aria-invalid={invalid}
@@ -48,7 +54,9 @@ export function LimitField({ t, stored, pending, disabled, onSave }: LimitFieldP
           {pending === undefined ? t('save') : t('saving')}
         </button>
       </div>
-      <p id={`${id}-hint`} className={invalid ? 'dts-invalid' : 'dts-hint'}>{invalid ? t('limitInvalid') : t('limitHint')}</p>
+      <p id={`${id}-hint`} className={invalid ? 'dts-invalid' : 'dts-hint'}>
+        {invalid ? t('numberInvalid', { min: bounds.min, max: bounds.max }) : t(`${field}Hint`)}
+      </p>
     </form>
   )
 }
