@@ -16,6 +16,7 @@ import type { Config } from '../../plugin/config.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
 import { createHarness, type Harness } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
+import { bindInjectFace } from './support/inject-face.ts'
 import { SettingsTransport } from './support/settings-transport.ts'
 
 const NS = 'tool-search'
@@ -48,7 +49,7 @@ async function mount({ plugin = {}, access = 'write', pollMs = 60_000 }: { plugi
   const scope = transport.scope()
   const writer = new SettingsWriter(NS, scope, transport.mutate, (view) => { transport.acceptView(view) })
   card = new ToolSearchCardController(scope, writer, catalogFetcher(`http://127.0.0.1:${h.ctx.get('webServer')!.port}`), { pollMs, filterDelayMs: 0 })
-  render(<ToolSearchCard t={t} card={card} />)
+  render(<ToolSearchCard t={t} {...bindInjectFace(card.inject())} />)
   return { h, transport }
 }
 

@@ -67,6 +67,7 @@ describe('the client bundle', () => {
   it('registers its copy and its card under the settings namespace when applied', () => {
     const module = load()[0]!.factory(id => nodeRequire(id) as unknown)
     const calls: unknown[][] = []
+    let inject: (() => Record<string, unknown>) | undefined
     const ctx = {
       effect: (execute: () => unknown) => { execute() },
       get: () => ({ api: { settings: { mutate: () => Promise.reject(new Error('unused')) } } }),
@@ -80,7 +81,11 @@ describe('the client bundle', () => {
       locale: { register: (ns: string, dicts: Record<string, unknown>) => { calls.push(['locale', ns, Object.keys(dicts)]); return () => undefined } },
       slots: {
         inject: (slot: string, callback: () => unknown) => { calls.push(['inject', slot]); callback(); return () => undefined },
-        register: (options: { name: string; key: string; locale: string }) => { calls.push(['register', options.name, options.key, options.locale]); return () => undefined },
+        register: (options: { name: string; key: string; locale: string; inject: () => Record<string, unknown> }) => {
+          calls.push(['register', options.name, options.key, options.locale])
+          inject = options.inject
+          return () => undefined
+        },
       },
     }
     module.apply(ctx)
@@ -90,6 +95,12 @@ describe('the client bundle', () => {
       ['inject', 'settings.plugin.item'],
       ['register', 'settings.plugin.item', 'tool-search', 'settings.toolSearch'],
     ])
+    // DSH's client rules: plain callbacks, and live state only as a bare source in `hooks`.
+    const { hooks, ...members } = inject!() as { hooks: Record<string, { getSnapshot: () => { status: string }; subscribe: unknown }> }
+    expect(Object.keys(hooks)).toEqual(['toolSearchCard'])
+    expect(hooks['toolSearchCard']!.getSnapshot().status).toBe('loading')
+    expect(typeof hooks['toolSearchCard']!.subscribe).toBe('function')
+    expect(Object.entries(members).filter(([, value]) => typeof value !== 'function')).toEqual([])
   })
 })
 

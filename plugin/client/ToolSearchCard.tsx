@@ -4,25 +4,26 @@
  * whole card: each control writes when the user commits it, and the page shows what DSH holds.
  */
 
-import { useEffect, useId, useState, useSyncExternalStore } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { NUMBER_SETTINGS } from '../contract.ts'
 import './card.css'
 import { CatalogTable } from './CatalogTable.tsx'
-import type { CardState, ToolSearchCardController } from './card-controller.ts'
-import type { Translate } from './host.ts'
+import type { CardState, ToolSearchCardActions, ToolSearchCardFace } from './card-controller.ts'
+import type { InjectFace, Translate } from './host.ts'
 import { NameList } from './NameList.tsx'
 import { NumberField } from './NumberField.tsx'
 
-export interface ToolSearchCardProps {
-  readonly t: Translate
-  readonly card: ToolSearchCardController
-}
+/** The renderer's props for the card: its copy, `useToolSearchCard` and the card's actions. */
+export type ToolSearchCardProps = InjectFace<ToolSearchCardFace> & { readonly t: Translate }
 
-export function ToolSearchCard({ t, card }: ToolSearchCardProps) {
-  const state = useSyncExternalStore(card.subscribe, card.getSnapshot)
+const whole = (state: CardState): CardState => state
+
+export function ToolSearchCard({ t, useToolSearchCard, ...actions }: ToolSearchCardProps) {
+  const state = useToolSearchCard(whole)
   const [open, setOpen] = useState(false)
   const bodyId = useId()
-  useEffect(() => (open ? card.activate() : undefined), [open, card])
+  const { activate } = actions
+  useEffect(() => (open ? activate() : undefined), [open, activate])
   // As DSH's cards do: no trace of the card where its namespace is not served (or this browser
   // is remote and keeps settings in memory).
   if (state.status === 'unavailable') return null
@@ -39,14 +40,14 @@ export function ToolSearchCard({ t, card }: ToolSearchCardProps) {
       </button>
       {open ? (
         <div id={bodyId} className="dts-body">
-          {state.section === undefined ? <p className="dts-note" role="status">{t('loading')}</p> : <CardBody t={t} actions={card} state={state} />}
+          {state.section === undefined ? <p className="dts-note" role="status">{t('loading')}</p> : <CardBody t={t} actions={actions} state={state} />}
         </div>
       ) : null}
     </li>
   )
 }
 
-function CardBody({ t, actions, state }: { t: Translate; actions: ToolSearchCardController; state: CardState }) {
+function CardBody({ t, actions, state }: { t: Translate; actions: ToolSearchCardActions; state: CardState }) {
   const section = state.section!
   const disabled = !state.writable
   const suggestions = useId()

@@ -1,12 +1,14 @@
 /**
  * The Tool Search card's state outside React: the stored section (from the settings scope), the
  * writes in flight and the last failed one, and the live catalog (from the plugin's route),
- * published as immutable snapshots for `useSyncExternalStore`.
+ * published as immutable snapshots. The card's slot entry injects {@link ToolSearchCardFace}: the
+ * snapshots as a bare source in the `hooks` compartment (DSH's renderer binds it to
+ * `useToolSearchCard`) and the actions as plain callbacks.
  */
 
 import type { CatalogResponse, NumberKey } from '../contract.ts'
 import type { FetchCatalog } from './catalog-fetch.ts'
-import type { ScopeSnapshot, SettingsScope, ToolSearchSection } from './host.ts'
+import type { HostObservable, ScopeSnapshot, SettingsScope, ToolSearchSection } from './host.ts'
 import { choiceFor, listsWithChoice, type ListField, type PolicyChoice } from './policy.ts'
 import type { SettingsWriter, WriteFailure, WriteOutcome } from './settings-writer.ts'
 
@@ -49,6 +51,25 @@ export interface CardControllerOptions {
   readonly filterDelayMs?: number
 }
 
+/** Everything the card can do, as callbacks over plain data. */
+export interface ToolSearchCardActions {
+  /** Keep the catalog live while the card is open; returns the function that ends it. */
+  readonly activate: () => () => void
+  /** Re-read the catalog now (the retry after a failed read). */
+  readonly refresh: () => void
+  readonly setFilter: (filter: string) => void
+  readonly setPolicy: (tool: string, choice: PolicyChoice) => Promise<WriteOutcome>
+  readonly addToList: (field: ListField, tool: string) => Promise<WriteOutcome>
+  readonly removeFromList: (field: ListField, tool: string) => Promise<WriteOutcome>
+  readonly saveNumber: (field: NumberKey, value: number) => Promise<WriteOutcome>
+  readonly dismissFailure: () => void
+}
+
+/** What the card's slot entry injects. */
+export interface ToolSearchCardFace extends ToolSearchCardActions {
+  readonly hooks: { readonly toolSearchCard: HostObservable<CardState> }
+}
+
 export class ToolSearchCardController {
   private state: CardState
   private readonly listeners = new Set<() => void>()
@@ -81,11 +102,19 @@ export class ToolSearchCardController {
     this.stopScope = scope.subscribe(() => { this.onScope() })
   }
 
-  readonly getSnapshot = (): CardState => this.state
+  /** The snapshots, one stable source (the renderer caches its hook binding per source). */
+  private readonly source: HostObservable<CardState> = {
+    getSnapshot: () => this.state,
+    subscribe: (listener) => {
+      this.listeners.add(listener)
+      return () => { this.listeners.delete(listener) }
+    },
+  }
 
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => { this.listeners.delete(listener) }
+  /** The face the card's slot entry injects. */
+  inject(): ToolSearchCardFace {
+    const { activate, refresh, setFilter, setPolicy, addToList, removeFromList, saveNumber, dismissFailure } = this
+    return { hooks: { toolSearchCard: this.source }, activate, refresh, setFilter, setPolicy, addToList, removeFromList, saveNumber, dismissFailure }
   }
 
   /**
