@@ -43,6 +43,15 @@ export declare class ToolIndex {
   explain(query: string, name: string): Explanation | null
 }
 
+/** One catalog entry as the core reads it. */
+export interface CatalogEntry {
+  name: string
+  /** '' when missing or not a string. */
+  description: string
+  /** The parameter schema's JSON text exactly as written; null when absent or not an object. */
+  parameters: string | null
+}
+
 /** Why one tool ranks where it does. */
 export interface Explanation {
   name: string
@@ -80,6 +89,14 @@ export interface MissingTerm {
   idf: number | null
 }
 
+/**
+ * A catalog as the core reads it (the same shapes fromJson accepts): every entry in catalog
+ * order, repeated names included, reduced to its name, its description ('' when missing or
+ * not a string) and its parameter schema's JSON text exactly as written (null when absent or
+ * not an object). Throws what fromJson throws for what fromJson refuses.
+ */
+export declare function readCatalog(toolsJson: string): Array<CatalogEntry>
+
 /** One ranked tool. */
 export interface SearchHit {
   name: string
@@ -102,6 +119,13 @@ export interface SearchOptions {
  * `{type, data}` events), in order of first appearance.
  */
 export declare function selectionFromEvents(eventsJson: string): Array<string>
+
+/**
+ * The names one tool_search result payload selects: the same rule replay applies to each
+ * persisted result (schemaVersion 1, tools[].name non-empty strings, first occurrence kept);
+ * [] for any text that is not such a payload.
+ */
+export declare function selectionFromPayload(payloadJson: string): Array<string>
 
 /** One query term found in the explained tool. */
 export interface TermExplanation {

@@ -773,7 +773,9 @@ if (
   }
 }
 
-const { ToolIndex, selectionFromEvents } = nativeBinding
+const { ToolIndex, readCatalog, selectionFromEvents, selectionFromPayload } = nativeBinding
 export { ToolIndex }
+export { readCatalog }
 export { selectionFromEvents }
+export { selectionFromPayload }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -54,10 +54,43 @@ impl fmt::Display for CatalogError {
 
 /// Parses catalog text. The returned [`Json`] owns the text the specs borrow.
 pub fn parse(text: &str) -> Result<Json<'_>, CatalogError> {
+    check_size(text)?;
+    Json::parse(text).map_err(CatalogError::Json)
+}
+
+fn check_size(text: &str) -> Result<(), CatalogError> {
     if text.len() > MAX_CATALOG_BYTES {
         return Err(CatalogError::TooLarge(text.len()));
     }
-    Json::parse(text).map_err(CatalogError::Json)
+    Ok(())
+}
+
+/// One catalog entry as the core reads it, for callers that need the catalog itself rather than
+/// an index over it (the command line's `lint`, for example): the same reading as the index's, so
+/// no caller has to restate the catalog shapes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub name: String,
+    /// Empty when missing or not a string.
+    pub description: String,
+    /// The parameter schema's JSON text exactly as written; `None` when absent or not an object.
+    pub parameters: Option<String>,
+}
+
+/// Every entry of catalog text in catalog order, repeated names included; refuses what
+/// [`crate::index::Index::from_catalog`] refuses, with the same errors.
+pub fn entries(text: &str) -> Result<Vec<Entry>, CatalogError> {
+    check_size(text)?;
+    let json = Json::parse_with_spans(text).map_err(CatalogError::Json)?;
+    let specs = tools(&json)?;
+    Ok(specs
+        .iter()
+        .map(|spec| Entry {
+            name: spec.name.to_string(),
+            description: spec.description.to_string(),
+            parameters: spec.parameters.and_then(|schema| json.source_text(schema)).map(str::to_string),
+        })
+        .collect())
 }
 
 /// The tools of a parsed catalog, in catalog order (duplicates included; the index keeps the first).
@@ -128,6 +161,39 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(read(text).unwrap_err(), expected, "{text}");
         }
+    }
+
+    #[test]
+    fn entries_keep_every_tool_in_order_with_its_schema_text_as_written() {
+        let text = r#"{"tools": [
+            {"name": "b", "description": "B", "inputSchema": { "type" : "object",
+              "properties": {"q": {"description": "caf\u00e9"}} }},
+            {"type": "function", "function": {"name": "a", "parameters": {"x": [1, 2]}}},
+            {"name": "b", "description": 7, "parameters": [1]},
+            {"name": "c", "parameters": {}, "inputSchema": {"ignored": true}}
+        ]}"#;
+        let entry = |name: &str, description: &str, parameters: Option<&str>| Entry {
+            name: name.into(),
+            description: description.into(),
+            parameters: parameters.map(String::from),
+        };
+        assert_eq!(entries(text).unwrap(), [
+            entry("b", "B", Some(r#"{ "type" : "object",
+              "properties": {"q": {"description": "caf\u00e9"}} }"#)),
+            entry("a", "", Some(r#"{"x": [1, 2]}"#)),
+            entry("b", "", None),
+            entry("c", "", Some("{}")),
+        ]);
+    }
+
+    #[test]
+    fn entries_refuse_what_the_index_refuses_with_the_same_errors() {
+        for text in ["{\"a\": 1}", "[{\"name\": \"a\"}, \"b\"]", "[{\"description\": \"x\"}]", "[{\"name\": \"a\""] {
+            let index_error = crate::index::Index::from_catalog(text).err().unwrap();
+            assert_eq!(entries(text).unwrap_err(), index_error, "{text}");
+        }
+        let over = " ".repeat(MAX_CATALOG_BYTES + 1);
+        assert_eq!(entries(&over).unwrap_err(), CatalogError::TooLarge(MAX_CATALOG_BYTES + 1));
     }
 
     #[test]

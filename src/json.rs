@@ -48,6 +48,10 @@ pub struct Json<'a> {
     items: Vec<NodeId>,
     members: Vec<(Cow<'a, str>, NodeId)>,
     root: NodeId,
+    source: &'a str,
+    /// Each node's byte range in `source`, when the document was parsed with
+    /// [`Json::parse_with_spans`]; empty otherwise (most callers never need them).
+    spans: Vec<Range<usize>>,
 }
 
 /// Why a text is not JSON, with the place it went wrong.
@@ -66,17 +70,19 @@ impl fmt::Display for JsonError {
 
 impl<'a> Json<'a> {
     pub fn parse(text: &'a str) -> Result<Json<'a>, JsonError> {
-        let parser = Parser {
-            text: text.as_bytes(),
-            source: text,
-            pos: 0,
-            nodes: Vec::new(),
-            items: Vec::new(),
-            members: Vec::new(),
-            open_items: Vec::new(),
-            open_members: Vec::new(),
-        };
-        parser.document()
+        Parser::new(text, None).document()
+    }
+
+    /// [`Json::parse`], also recording where each value is written, for [`Json::source_text`].
+    pub fn parse_with_spans(text: &'a str) -> Result<Json<'a>, JsonError> {
+        Parser::new(text, Some(Vec::new())).document()
+    }
+
+    /// A value's JSON text exactly as written (escapes, spacing and all), when the document was
+    /// parsed with [`Json::parse_with_spans`]; `None` otherwise. A container past the depth
+    /// limit, which reads as `null`, still has all of its text here.
+    pub fn source_text(&self, id: NodeId) -> Option<&'a str> {
+        self.spans.get(id).map(|span| &self.source[span.clone()])
     }
 
     pub fn root(&self) -> NodeId {
@@ -135,9 +141,10 @@ impl<'a> Json<'a> {
 /// A container that is still being read; its children so far are the tail of the parser's
 /// `open_items` or `open_members` from `start` on (a nested container's children stack above
 /// its parent's, and leave when it closes).
+/// `at` is the byte position of its opening bracket.
 enum Open<'a> {
-    Array { start: usize },
-    Object { start: usize, key: Option<Cow<'a, str>> },
+    Array { start: usize, at: usize },
+    Object { start: usize, at: usize, key: Option<Cow<'a, str>> },
 }
 
 struct Parser<'a> {
@@ -149,16 +156,33 @@ struct Parser<'a> {
     members: Vec<(Cow<'a, str>, NodeId)>,
     open_items: Vec<NodeId>,
     open_members: Vec<(Cow<'a, str>, NodeId)>,
+    /// Each finished node's byte range, when they are asked for.
+    spans: Option<Vec<Range<usize>>>,
 }
 
 impl<'a> Parser<'a> {
+    fn new(text: &'a str, spans: Option<Vec<Range<usize>>>) -> Self {
+        Parser {
+            text: text.as_bytes(),
+            source: text,
+            pos: 0,
+            nodes: Vec::new(),
+            items: Vec::new(),
+            members: Vec::new(),
+            open_items: Vec::new(),
+            open_members: Vec::new(),
+            spans,
+        }
+    }
+
     fn document(mut self) -> Result<Json<'a>, JsonError> {
         let root = self.value()?;
         self.skip_ws();
         if self.pos < self.text.len() {
             return Err(self.error("unexpected text after the JSON value"));
         }
-        Ok(Json { nodes: self.nodes, items: self.items, members: self.members, root })
+        let spans = self.spans.unwrap_or_default();
+        Ok(Json { nodes: self.nodes, items: self.items, members: self.members, root, source: self.source, spans })
     }
 
     /// Reads one value of any depth without recursion.
@@ -166,20 +190,21 @@ impl<'a> Parser<'a> {
         let mut open: Vec<Open<'a>> = Vec::new();
         loop {
             self.skip_ws();
+            let at = self.pos;
             // Start of a value: either a scalar, or a container that may close at once.
             let mut done = match self.peek() {
                 Some(b'[' | b'{') if open.len() >= MAX_JSON_DEPTH => {
                     self.skip_container()?;
-                    Some(self.push(Node::Null))
+                    Some(self.push(Node::Null, at))
                 }
                 Some(b'[') => {
                     self.pos += 1;
                     self.skip_ws();
                     if self.peek() == Some(b']') {
                         self.pos += 1;
-                        Some(self.push(Node::Array(0..0)))
+                        Some(self.push(Node::Array(0..0), at))
                     } else {
-                        open.push(Open::Array { start: self.open_items.len() });
+                        open.push(Open::Array { start: self.open_items.len(), at });
                         None
                     }
                 }
@@ -188,22 +213,25 @@ impl<'a> Parser<'a> {
                     self.skip_ws();
                     if self.peek() == Some(b'}') {
                         self.pos += 1;
-                        Some(self.push(Node::Object(0..0)))
+                        Some(self.push(Node::Object(0..0), at))
                     } else {
                         let key = self.key()?;
-                        open.push(Open::Object { start: self.open_members.len(), key: Some(key) });
+                        open.push(Open::Object { start: self.open_members.len(), at, key: Some(key) });
                         None
                     }
                 }
-                _ => Some(self.scalar()?),
+                _ => {
+                    let node = self.scalar_node()?;
+                    Some(self.push(node, at))
+                }
             };
             // Attach finished values to their containers; close containers that end here.
             while let Some(id) = done.take() {
                 let Some(top) = open.last_mut() else { return Ok(id) };
                 self.skip_ws();
                 match top {
-                    Open::Array { start } => {
-                        let start = *start;
+                    Open::Array { start, at } => {
+                        let (start, at) = (*start, *at);
                         self.open_items.push(id);
                         match self.bump() {
                             Some(b',') => {}
@@ -211,13 +239,13 @@ impl<'a> Parser<'a> {
                                 open.pop();
                                 let first = self.items.len();
                                 self.items.extend(self.open_items.drain(start..));
-                                done = Some(self.push(Node::Array(first..self.items.len())));
+                                done = Some(self.push(Node::Array(first..self.items.len()), at));
                             }
                             got => return Err(self.unexpected(got, "expected ',' or ']' in an array")),
                         }
                     }
-                    Open::Object { start, key } => {
-                        let start = *start;
+                    Open::Object { start, at, key } => {
+                        let (start, at) = (*start, *at);
                         self.open_members.push((key.take().unwrap_or_default(), id));
                         match self.bump() {
                             Some(b',') => {
@@ -228,7 +256,7 @@ impl<'a> Parser<'a> {
                                 open.pop();
                                 let first = self.members.len();
                                 self.members.extend(self.open_members.drain(start..));
-                                done = Some(self.push(Node::Object(first..self.members.len())));
+                                done = Some(self.push(Node::Object(first..self.members.len()), at));
                             }
                             got => {
                                 return Err(self.unexpected(got, "expected ',' or '}' in an object"))
@@ -297,11 +325,6 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-    }
-
-    fn scalar(&mut self) -> Result<NodeId, JsonError> {
-        let node = self.scalar_node()?;
-        Ok(self.push(node))
     }
 
     fn scalar_node(&mut self) -> Result<Node<'a>, JsonError> {
@@ -437,7 +460,11 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn push(&mut self, node: Node<'a>) -> NodeId {
+    /// Adds a finished node that started at byte `at` and ends at the position.
+    fn push(&mut self, node: Node<'a>, at: usize) -> NodeId {
+        if let Some(spans) = &mut self.spans {
+            spans.push(at..self.pos);
+        }
         self.nodes.push(node);
         self.nodes.len() - 1
     }
@@ -615,6 +642,30 @@ mod tests {
             let error = Json::parse(text).expect_err(text);
             assert_eq!(error.to_string(), expected, "input {text:?}");
         }
+    }
+
+    #[test]
+    fn spans_give_each_value_its_text_as_written() {
+        let text = r#" {"a": [1, "x\u00e9" , {"b" : null}], "deep": [[[]]], "e": {}} "#;
+        let doc = Json::parse_with_spans(text).unwrap();
+        let root = doc.root();
+        assert_eq!(doc.source_text(root), Some(&text[1..text.len() - 1]));
+        let a = doc.get(root, "a").unwrap();
+        assert_eq!(doc.source_text(a), Some(r#"[1, "x\u00e9" , {"b" : null}]"#));
+        let items = doc.items(a).unwrap();
+        let texts: Vec<&str> = items.iter().map(|&i| doc.source_text(i).unwrap()).collect();
+        assert_eq!(texts, ["1", r#""x\u00e9""#, r#"{"b" : null}"#]);
+        assert_eq!(doc.source_text(doc.get(root, "e").unwrap()), Some("{}"));
+        assert_eq!(doc.source_text(doc.get(root, "deep").unwrap()), Some("[[[]]]"));
+        assert_eq!(Json::parse(text).unwrap().source_text(root), None, "only when asked for");
+    }
+
+    #[test]
+    fn a_container_past_the_depth_limit_keeps_its_whole_text() {
+        let deep = format!("{}{}", "[".repeat(MAX_JSON_DEPTH + 3), "]".repeat(MAX_JSON_DEPTH + 3));
+        let text = format!(r#"{{"schema": {deep}}}"#);
+        let doc = Json::parse_with_spans(&text).unwrap();
+        assert_eq!(doc.source_text(doc.get(doc.root(), "schema").unwrap()), Some(deep.as_str()));
     }
 
     #[test]

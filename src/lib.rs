@@ -42,7 +42,7 @@ pub mod node {
     use napi::{Error, Result, Status};
     use napi_derive::napi;
 
-    use crate::{bm25, explain, index, limits, replay, search};
+    use crate::{bm25, catalog, explain, index, limits, replay, search};
 
     /// One ranked tool.
     #[napi(object)]
@@ -232,6 +232,41 @@ pub mod node {
     #[napi(js_name = "selectionFromEvents", catch_unwind)]
     pub fn selection_from_events(events_json: String) -> Result<Vec<String>> {
         replay::selection_from_events(&events_json).map_err(invalid)
+    }
+
+    /// The names one tool_search result payload selects: the same rule replay applies to each
+    /// persisted result (schemaVersion 1, tools[].name non-empty strings, first occurrence kept);
+    /// [] for any text that is not such a payload.
+    #[napi(js_name = "selectionFromPayload", catch_unwind)]
+    pub fn selection_from_payload(payload_json: String) -> Vec<String> {
+        replay::selection_from_payload(&payload_json)
+    }
+
+    /// One catalog entry as the core reads it.
+    #[napi(object)]
+    pub struct CatalogEntry {
+        pub name: String,
+        /// '' when missing or not a string.
+        pub description: String,
+        /// The parameter schema's JSON text exactly as written; null when absent or not an object.
+        pub parameters: Either<String, Null>,
+    }
+
+    /// A catalog as the core reads it (the same shapes fromJson accepts): every entry in catalog
+    /// order, repeated names included, reduced to its name, its description ('' when missing or
+    /// not a string) and its parameter schema's JSON text exactly as written (null when absent or
+    /// not an object). Throws what fromJson throws for what fromJson refuses.
+    #[napi(js_name = "readCatalog", catch_unwind)]
+    pub fn read_catalog(tools_json: String) -> Result<Vec<CatalogEntry>> {
+        let entries = catalog::entries(&tools_json).map_err(invalid)?;
+        Ok(entries
+            .into_iter()
+            .map(|entry| CatalogEntry {
+                name: entry.name,
+                description: entry.description,
+                parameters: entry.parameters.map_or(Either::B(Null), Either::A),
+            })
+            .collect())
     }
 
     fn check_query(query: &str) -> Result<()> {

@@ -103,23 +103,37 @@ impl<'a> Replay<'a> {
         }
     }
 
-    /// Takes the tool names of a canonical `tool_search` payload; ignores any other text.
+    /// Adds the names a result text selects to the selection.
     fn payload(&mut self, text: &str) {
-        let Ok(payload) = Json::parse(text) else { return };
-        let root = payload.root();
-        let version_ok = payload.get(root, "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(SCHEMA_VERSION));
-        let Some(tools) = payload.get(root, "tools").and_then(|t| payload.items(t)) else { return };
-        if !version_ok {
-            return;
-        }
-        for &tool in tools {
-            if let Some(name) = payload.get_str(tool, "name").filter(|n| !n.is_empty()) {
-                if self.seen.insert(name.to_string()) {
-                    self.selected.push(name.to_string());
-                }
+        for name in selection_from_payload(text) {
+            if self.seen.insert(name.clone()) {
+                self.selected.push(name);
             }
         }
     }
+}
+
+/// The names one `tool_search` result payload selects, in order, each once (its first
+/// occurrence): the `name` strings, non-empty, of its `tools`, when the text is a JSON object
+/// with `schemaVersion` 1 and a `tools` array. Any other text selects nothing. Replay applies it
+/// to every persisted result, and the plugin's live commit calls it too, so a resumed Agent
+/// selects exactly what the live one did.
+pub fn selection_from_payload(text: &str) -> Vec<String> {
+    let Ok(payload) = Json::parse(text) else { return Vec::new() };
+    let root = payload.root();
+    let version_ok = payload.get(root, "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(SCHEMA_VERSION));
+    let tools = payload.get(root, "tools").and_then(|t| payload.items(t));
+    let Some(tools) = tools.filter(|_| version_ok) else { return Vec::new() };
+    let mut seen = HashSet::new();
+    let mut names = Vec::new();
+    for &tool in tools {
+        if let Some(name) = payload.get_str(tool, "name").filter(|n| !n.is_empty()) {
+            if seen.insert(name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    names
 }
 
 /// Whether `key` is present and exactly `false` (a missing flag does not count as success).
@@ -252,6 +266,48 @@ mod tests {
             result("c1", &payload(&["survivor"])),
         ];
         assert_eq!(replay(&events), ["survivor"]);
+    }
+
+    #[test]
+    fn a_payload_selects_its_non_empty_names_once_in_order() {
+        assert_eq!(selection_from_payload(&payload(&["b", "a", "b", "c"])), ["b", "a", "c"]);
+        let odd = r#"{"tools":[{"name":""},{"name":7},"x",{"name":"ok"},{"name":"caf\u00e9"}],"schemaVersion":1}"#;
+        assert_eq!(selection_from_payload(odd), ["ok", "café"]);
+        assert!(selection_from_payload(&payload(&[])).is_empty());
+    }
+
+    #[test]
+    fn text_that_is_not_a_version_one_payload_selects_nothing() {
+        for text in [
+            "",
+            "not json",
+            "[]",
+            r#"{"tools":[{"name":"a"}]}"#,
+            r#"{"schemaVersion":2,"tools":[{"name":"a"}]}"#,
+            r#"{"schemaVersion":"1","tools":[{"name":"a"}]}"#,
+            r#"{"schemaVersion":1,"tools":{"name":"a"}}"#,
+            r#"{"schemaVersion":1,"tools":[{"name":"a"}]"#,
+        ] {
+            assert!(selection_from_payload(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn replay_selects_what_each_result_text_selects() {
+        let texts = [payload(&["a", "b"]), "noise".to_string(), payload(&["b", "c"]), payload(&["d"]).replace(":1,", ":2,")];
+        let mut events = Vec::new();
+        let mut expected: Vec<String> = Vec::new();
+        for (i, text) in texts.iter().enumerate() {
+            let id = format!("c{i}");
+            events.extend([call(&id, SEARCH_TOOL), result(&id, text)]);
+            for name in selection_from_payload(text) {
+                if !expected.contains(&name) {
+                    expected.push(name);
+                }
+            }
+        }
+        assert_eq!(replay(&events), expected);
+        assert_eq!(expected, ["a", "b", "c"]);
     }
 
     #[test]

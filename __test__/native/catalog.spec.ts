@@ -1,7 +1,7 @@
 // The catalog side of the native contract, through the built addon: the shapes fromJson reads,
-// and the clear errors it gives for everything else.
+// and the clear errors it gives for everything else; readCatalog, the same reading returned.
 import { describe, expect, it } from 'vitest'
-import { ToolIndex } from '../../index.js'
+import { ToolIndex, readCatalog } from '../../index.js'
 
 const weather = { name: 'get_weather', description: 'Current weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string' } } } }
 
@@ -91,4 +91,41 @@ describe('ToolIndex.fromJson', () => {
     expect(index.size).toBe(0)
     expect(index.search('anything', 5)).toEqual([])
   })
+})
+
+describe('readCatalog', () => {
+  it('returns every entry in catalog order, repeats included, with its schema text as written', () => {
+    const schema = '{ "type" : "object", "properties": {"q": {"description": "caf\\u00e9"}} }'
+    const text = `{"tools": [
+      {"name": "b", "description": "B", "inputSchema": ${schema}},
+      {"type": "function", "function": {"name": "a", "parameters": {"x": [1, 2]}}},
+      {"name": "b", "description": 7, "parameters": [1]},
+      {"name": "odd\\ud800", "parameters": {}, "inputSchema": {"ignored": true}}
+    ]}`
+    expect(readCatalog(text)).toEqual([
+      { name: 'b', description: 'B', parameters: schema },
+      { name: 'a', description: '', parameters: '{"x": [1, 2]}' },
+      { name: 'b', description: '', parameters: null },
+      { name: 'odd\uFFFD', description: '', parameters: '{}' },
+    ])
+    expect(JSON.parse(readCatalog(text)[0]?.parameters ?? 'null')).toEqual(JSON.parse(schema))
+  })
+
+  it('reads the shapes fromJson reads, and the same number of distinct names', () => {
+    const shapes = [[weather], [{ type: 'function', function: weather }], { tools: [{ name: weather.name, description: weather.description, inputSchema: weather.parameters }] }]
+    for (const shape of shapes) {
+      expect(readCatalog(JSON.stringify(shape))).toEqual([{ name: 'get_weather', description: weather.description, parameters: JSON.stringify(weather.parameters) }])
+    }
+    expect(readCatalog('[]')).toEqual([])
+  })
+
+  it.each(['[{"name": "a"', '{"name": "a"}', '["get_weather"]', '[{"name": "a"}, {"description": "b"}]', '[{"name": 5}]'])(
+    'throws what fromJson throws for %s',
+    (json) => {
+      let expected = ''
+      try { ToolIndex.fromJson(json) } catch (error) { expected = (error as Error).message }
+      expect(expected).not.toBe('')
+      expect(() => readCatalog(json)).toThrow(expected)
+    },
+  )
 })

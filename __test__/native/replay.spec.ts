@@ -1,6 +1,7 @@
-// selectionFromEvents through the addon, on session events shaped as DSH 0.1.x logs them.
+// selectionFromEvents through the addon, on session events shaped as DSH 0.1.x logs them, and
+// selectionFromPayload, the rule replay applies to each result text.
 import { describe, expect, it } from 'vitest'
-import { selectionFromEvents } from '../../index.js'
+import { selectionFromEvents, selectionFromPayload } from '../../index.js'
 
 const payload = (...names: string[]) => JSON.stringify({ schemaVersion: 1, query: 'q', tools: names.map((name) => ({ name, description: '', score: 1 })) })
 const call = (callId: string, name: string) => ({ type: 'tool/call', seq: 1, time: 0, data: { turn: 1, step: 1, callId, name, arguments: '{}' } })
@@ -40,5 +41,27 @@ describe('selectionFromEvents', () => {
     expect(() => selectionFromEvents('{"type": "tool/call"}')).toThrow('session events must be a JSON array, got an object')
     expect(() => selectionFromEvents('[{"type"')).toThrow(/^session events are not valid JSON: /)
     expect(selectionFromEvents('[]')).toEqual([])
+  })
+})
+
+describe('selectionFromPayload', () => {
+  it('selects the non-empty names of a version-1 payload once each, in order', () => {
+    expect(selectionFromPayload(payload('b', 'a', 'b', 'c'))).toEqual(['b', 'a', 'c'])
+    const odd = JSON.stringify({ schemaVersion: 1, query: 'q', tools: [{ name: '' }, { name: 7 }, 'x', { name: 'ok' }, { name: 's\uD800' }] })
+    expect(selectionFromPayload(odd)).toEqual(['ok', 's\uFFFD'])
+  })
+
+  it('selects nothing from text that is not such a payload', () => {
+    for (const text of ['', 'not json', '[]', '{"tools":[{"name":"a"}]}', JSON.stringify({ schemaVersion: 2, tools: [{ name: 'a' }] }),
+      JSON.stringify({ schemaVersion: '1', tools: [{ name: 'a' }] }), payload('a').slice(0, -1)]) {
+      expect(selectionFromPayload(text)).toEqual([])
+    }
+  })
+
+  it('is the rule replay applies to every persisted result', () => {
+    const texts = [payload('a', 'b'), 'Error: no', payload('b', 'c'), JSON.stringify({ schemaVersion: 2, tools: [{ name: 'd' }] })]
+    const events = texts.flatMap((text, i) => [call(`c${i}`, 'tool_search'), result(`c${i}`, [text])])
+    expect(replay(events)).toEqual([...new Set(texts.flatMap((text) => selectionFromPayload(text)))])
+    expect(replay(events)).toEqual(['a', 'b', 'c'])
   })
 })
