@@ -13,9 +13,8 @@ import { IndexCache, buildCorpus } from './catalog.ts'
 import { TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
 import type { SearchHit } from './native.ts'
-import { selectedNames } from './payload.ts'
 import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
-import { replaySelection } from './replay.ts'
+import { replaySelection, resultSelection } from './selection.ts'
 import { codeLanguage, renderOfferedSdk } from './sdk.ts'
 import type { LiveSettings } from './settings.ts'
 import { createToolSearchTool, type SearchRequest } from './tool.ts'
@@ -138,9 +137,11 @@ export class ToolSearchRuntime {
         }, { prepend: true }),
         // `tools/result` is the final, frozen outcome after post-execute policy and finalization,
         // for model-direct calls and for `run_code` sub-calls alike; failures commit nothing.
+        // The selection is read from the content the session log keeps, by the native rule
+        // replay applies to it, so a live Agent and its resume cannot disagree.
         agent.ctx.on('tools/result', (exec, result) => {
           if (exec.agent === agent && exec.name === TOOL_SEARCH_NAME && !result.isError) {
-            state.select(selectedNames(result.value))
+            state.select(resultSelection(result.content))
           }
         }),
       ]

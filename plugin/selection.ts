@@ -1,10 +1,22 @@
 /**
- * Rebuilding an Agent's selection from its session log: the events that can carry a search,
- * handed to the native replay.
+ * What a successful `tool_search` result selects, read by the native core in both places it is
+ * read: from a live result's content as it is committed, and from the session log on resume.
  */
 
+import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { TOOL_SEARCH_NAME } from './contract.ts'
-import { selectionFromEvents } from './native.ts'
+import { selectionFromEvents, selectionFromPayload } from './native.ts'
+
+/**
+ * The names one successful result selects: each text block of its content (what the log keeps,
+ * see `finalizeContent` in tool.ts) read as replay reads it; anything that is not a payload,
+ * such as another plugin's `tool_search` result, selects nothing.
+ * @param content - the result's final content blocks.
+ * @returns the selected names, in payload order.
+ */
+export function resultSelection(content: readonly ContentBlock[]): string[] {
+  return content.flatMap(block => (block.type === 'text' ? selectionFromPayload(block.text) : []))
+}
 
 /**
  * The names a session's successful `tool_search` results selected, in first-seen order.
