@@ -5,7 +5,11 @@ import { fileURLToPath } from 'node:url'
 
 const PROBE = fileURLToPath(new URL('./memory-probe.mjs', import.meta.url))
 
-/** @returns {{tools: number, catalogBytes: number, before: object, after: object}} bytes. */
+/**
+ * @param {number} size
+ * @returns {{tools: number, catalogBytes: number, before: Usage, after: Usage}} bytes.
+ * @typedef {{rss: number, heapUsed: number, external: number}} Usage
+ */
 export function memoryRow(size) {
   return JSON.parse(execFileSync(process.execPath, ['--expose-gc', PROBE, String(size)], { encoding: 'utf8' }))
 }

@@ -3,7 +3,7 @@
 // `dsh` CLI, and an account of what happened, read from the session DSH
 // persisted.
 //
-// Without DEEPSEEK_API_KEY it runs the profile E2E (scripts/profile-e2e.mjs:
+// Without DEEPSEEK_API_KEY it runs the profile E2E (e2e/profile-e2e.mjs:
 // a scripted model on 127.0.0.1, native and Code Mode, every check) and tells
 // each run. With DEEPSEEK_API_KEY it installs the same packages into a fresh
 // DSH_HOME and asks DeepSeek's API (or DEEPSEEK_BASE_URL) the same question
@@ -17,12 +17,12 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { DSH_VERSION, HMR_PATCH, installDsh } from './e2e/dsh-install.mjs'
-import { contentText, parseJson, sdkSection } from './e2e/observe.mjs'
-import { killAll, onInterrupt, run, tail } from './e2e/processes.mjs'
-import { PROFILE, installIntoProfile, pack, packPlugin } from './e2e/profile.mjs'
-import { FIXTURE_TOOLS } from './e2e/scenarios.mjs'
-import { readSession, sessionFiles } from './e2e/session-log.mjs'
+import { DSH_VERSION, HMR_PATCH, installDsh } from './lib/dsh-install.mjs'
+import { contentText, parseJson, sdkSection } from './lib/observe.mjs'
+import { killAll, onInterrupt, run, tail } from './lib/processes.mjs'
+import { PROFILE, installIntoProfile, pack, packPlugin } from './lib/profile.mjs'
+import { FIXTURE_TOOLS } from './lib/scenarios.mjs'
+import { readSession, sessionFiles } from './lib/session-log.mjs'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { values: options } = parseArgs({
@@ -41,7 +41,7 @@ async function scriptedModel() {
   say(`No DEEPSEEK_API_KEY: running the profile E2E against a scripted model (real dsh ${DSH_VERSION}, real plugin packages).`)
   // Both E2E runs below share one DSH install, removed at the end unless DSH_E2E_CACHE names one.
   const cache = process.env.DSH_E2E_CACHE ? undefined : join(out, 'dsh-cache')
-  const e2e = (...args) => spawnSync(process.execPath, [join(REPO, 'scripts', 'profile-e2e.mjs'), ...args], {
+  const e2e = (...args) => spawnSync(process.execPath, [join(REPO, 'e2e', 'profile-e2e.mjs'), ...args], {
     cwd: REPO,
     env: cache ? { ...process.env, DSH_E2E_CACHE: cache } : process.env,
     // Progress goes to stderr as it runs; stdout is the JSON report, read from its file instead.

@@ -2,22 +2,23 @@
 // for a typical request against it, and the input files the figures depend on (hashed into the
 // results, so a changed fixture shows).
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { devCatalog, devQueries } from '../lib/catalogs.mjs'
+import { repoPath } from '../lib/repo.mjs'
 import { syntheticCatalog } from './synthetic.mjs'
 
-/** Absolute path of a file given relative to the repository root. */
-export const repoPath = (path) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
-
-const SYNTHETIC_GENERATOR = 'scripts/benchmark/synthetic.mjs'
+const SYNTHETIC_GENERATOR = 'bench/tokens/synthetic.mjs'
 const DSH_FIXTURE = 'catalogs/dsh/headless-tools.json'
 const BFCL_CATALOG = 'bench/data/bfcl/bfcl-catalog.json'
 const BFCL_QUERIES = 'bench/data/bfcl/bfcl-dev-queries.jsonl'
 const BFCL_LIVE = ['bench/data/bfcl-live/bfcl-live-catalog.json', 'bench/data/bfcl-live/bfcl-live-queries.jsonl']
 
-/** The MCP servers recorded by capture-mcp.mjs, by the server name DSH's bridge prefixes. */
-const MCP_SERVERS = ['github', 'playwright', 'notion']
-const mcpFixture = (server) => `catalogs/mcp/${server}.json`
+/**
+ * The MCP servers recorded by capture-mcp.mjs, by the server name DSH's bridge prefixes, each
+ * with the query its row searches.
+ */
+const MCP_QUERIES = { github: 'open a pull request', playwright: 'take a screenshot of the page', notion: 'add a comment to a page' }
+const MCP_SERVERS = /** @type {(keyof typeof MCP_QUERIES)[]} */ (Object.keys(MCP_QUERIES))
+const mcpFixture = (/** @type {string} */ server) => `catalogs/mcp/${server}.json`
 
 /** The seed's table sizes. */
 const SYNTHETIC_SIZES = [10, 30, 50, 100]
@@ -25,20 +26,26 @@ const SYNTHETIC_SIZES = [10, 30, 50, 100]
 /** The BFCL row searches with a real request of the dev set: its first one. */
 const BFCL_REQUEST_ID = 'simple_python_0'
 
+/** @returns {import('../lib/catalogs.mjs').Tool[]} */
 const dshTools = () => JSON.parse(readFileSync(repoPath(DSH_FIXTURE), 'utf8')).tools
-const mcp = (servers) => servers.map((server) => ({ server, fixture: repoPath(mcpFixture(server)) }))
+const mcp = (/** @type {string[]} */ servers) => servers.map((server) => ({ server, fixture: repoPath(mcpFixture(server)) }))
 
-/** @returns {object} the package, version and license an MCP fixture was recorded from. */
+/**
+ * @param {string} server
+ * @returns {{package: string, version: string, license: string}} the package, version and license an MCP fixture was recorded from.
+ */
 function mcpSource(server) {
   return JSON.parse(readFileSync(repoPath(mcpFixture(server)), 'utf8')).source
 }
 
 /**
- * @returns {{id: string, label: string, query: string, verbatim?: boolean, setup: () => object}[]}
+ * @typedef {Omit<Parameters<typeof import('./dsh-turn.mjs').recordTurn>[0], 'plugin' | 'query'>} TurnCatalog
+ * @returns {{id: string, label: string, query: string, verbatim?: boolean, setup: () => TurnCatalog}[]}
  *   `setup()` gives the catalog part of a {@link import('./dsh-turn.mjs').recordTurn} call.
  */
 export function tokenCatalogs() {
-  const bfclQuery = devQueries().find((request) => request.id === BFCL_REQUEST_ID).query
+  const bfclQuery = devQueries().find((request) => request.id === BFCL_REQUEST_ID)?.query
+  if (bfclQuery === undefined) throw new Error(`the BFCL dev set has no request ${BFCL_REQUEST_ID}`)
   return [
     ...SYNTHETIC_SIZES.map((size) => ({
       id: `synthetic-${size}`,
@@ -57,7 +64,7 @@ export function tokenCatalogs() {
     ...MCP_SERVERS.map((server) => ({
       id: `mcp-${server}`,
       label: `MCP ${mcpSource(server).package}`,
-      query: { github: 'open a pull request', playwright: 'take a screenshot of the page', notion: 'add a comment to a page' }[server],
+      query: MCP_QUERIES[server],
       setup: () => ({ mcp: mcp([server]) }),
     })),
     {

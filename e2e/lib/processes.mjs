@@ -3,14 +3,23 @@
 // spawned (pnpm, code-runtime workers, bash jobs), and nothing else.
 import { spawn } from 'node:child_process'
 
+/** @type {Set<number | undefined>} */
 const live = new Set()
 
-/** Kill every child group this module started and has not seen exit. */
+/**
+ * Kill every child group this module started and has not seen exit.
+ * @param {NodeJS.Signals} [signal]
+ */
 export function killAll(signal = 'SIGKILL') {
   for (const pid of live) killGroup(pid, signal)
 }
 
+/**
+ * @param {number | undefined} pid
+ * @param {NodeJS.Signals} signal
+ */
 function killGroup(pid, signal) {
+  if (pid === undefined) return
   try {
     process.kill(-pid, signal)
   } catch {
@@ -24,7 +33,7 @@ process.on('exit', () => killAll())
  * On SIGINT or SIGTERM, say so, run `cleanUp` (it may return a promise) and exit 130, so an
  * interrupted harness still stops its children and removes its work folder.
  */
-export function onInterrupt(cleanUp, log = () => {}) {
+export function onInterrupt(/** @type {() => unknown} */ cleanUp, /** @type {(message: string) => void} */ log = () => {}) {
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => {
       log(`interrupted by ${signal}`)
@@ -36,8 +45,16 @@ export function onInterrupt(cleanUp, log = () => {}) {
 }
 
 /**
+ * @typedef {{cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs?: number}} RunOptions
+ * @typedef {{code: number|null, signal: string|null, stdout: string, stderr: string, timedOut: boolean, ms: number}} RunResult
+ */
+
+/**
  * Run `command args` to completion, capturing output, killed after `timeoutMs`.
- * @returns {Promise<{code: number|null, signal: string|null, stdout: string, stderr: string, timedOut: boolean, ms: number}>}
+ * @param {string} command
+ * @param {readonly string[]} args
+ * @param {RunOptions} [options]
+ * @returns {Promise<RunResult>}
  */
 export function run(command, args, { cwd, env = process.env, timeoutMs = 120_000 } = {}) {
   const started = performance.now()
@@ -70,7 +87,12 @@ export function run(command, args, { cwd, env = process.env, timeoutMs = 120_000
   })
 }
 
-/** Like `run`, but throws with the command's output when it fails. */
+/**
+ * Like `run`, but throws with the command's output when it fails.
+ * @param {string} command
+ * @param {readonly string[]} args
+ * @param {RunOptions} [options]
+ */
 export async function runOk(command, args, options) {
   const result = await run(command, args, options)
   if (result.code !== 0) {
@@ -80,7 +102,10 @@ export async function runOk(command, args, options) {
   return result
 }
 
-/** The last `lines` lines of a process's output, for reports and errors. */
+/**
+ * The last `lines` lines of a process's output, for reports and errors.
+ * @param {string} text
+ */
 export function tail(text, lines = 30) {
   return text.trimEnd().split('\n').slice(-lines).join('\n')
 }

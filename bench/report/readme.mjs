@@ -6,11 +6,15 @@ import { renderReport } from './report.mjs'
 export const START = '<!-- benchmark:start -->'
 export const END = '<!-- benchmark:end -->'
 
-const section = (results) => `${START}\n${renderReport(results)}\n${END}`
+/** @typedef {import('./report.mjs').Results} Results */
+
+const section = (/** @type {Results} */ results) => `${START}\n${renderReport(results)}\n${END}`
 
 /**
  * Put the section generated from `results` into the README: between the markers when they are
  * there, appended otherwise; a missing README is created with the section alone.
+ * @param {string} readmePath
+ * @param {Results} results
  * @returns {'replaced' | 'appended' | 'created'}
  */
 export function writeReadmeSection(readmePath, results) {
@@ -31,7 +35,7 @@ export function writeReadmeSection(readmePath, results) {
 /**
  * Compare the README's section with the one the results generate.
  * @param {string} readmeText - the README's contents.
- * @param {object} results - the parsed results JSON.
+ * @param {Results} results - the parsed results JSON.
  * @returns {string[]} the problems found, empty when they agree.
  */
 export function checkReadmeSection(readmeText, results) {
@@ -46,11 +50,14 @@ export function checkReadmeSection(readmeText, results) {
   return problems
 }
 
-/** Where the marked section starts and ends (end past the end marker), if both markers are there in order. */
+/**
+ * Where the marked section starts and ends (end past the end marker), if both markers are there in order.
+ * @param {string} text
+ */
 function markedSpan(text) {
   const start = text.indexOf(START)
   const end = text.indexOf(END, start)
   return start === -1 || end === -1 ? undefined : { start, end: end + END.length }
 }
 
-const quote = (line) => (line === undefined ? '(nothing)' : JSON.stringify(line))
+const quote = (/** @type {string | undefined} */ line) => (line === undefined ? '(nothing)' : JSON.stringify(line))

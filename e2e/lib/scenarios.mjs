@@ -5,7 +5,7 @@
 // with the tool's result. The checks run afterwards on the recorded requests,
 // so every verdict compares something DSH really sent or really did.
 import { isDeepStrictEqual } from 'node:util'
-import { fixtureTools } from '../../e2e/fixture-plugin/tools.js'
+import { fixtureTools } from '../fixture-plugin/tools.js'
 import { completedCalls, mentions, offeredTools, parseJson, sdkSection, systemPrompt } from './observe.mjs'
 
 export const FIXTURE_TOOLS = fixtureTools(() => '').map((tool) => tool.name)

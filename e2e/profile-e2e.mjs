@@ -25,13 +25,13 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { DSH_VERSION, HMR_PATCH, installDsh } from './e2e/dsh-install.mjs'
-import { startModelServer } from './e2e/model-server.mjs'
-import { killAll, onInterrupt, run, runOk, tail } from './e2e/processes.mjs'
-import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, packPlugin, peerResolution, profileOwnDshPackages, rowsLoading } from './e2e/profile.mjs'
-import { Checks, summarizeRequests } from './e2e/report.mjs'
-import { scenario } from './e2e/scenarios.mjs'
-import { readSession, sessionFiles } from './e2e/session-log.mjs'
+import { DSH_VERSION, HMR_PATCH, installDsh } from './lib/dsh-install.mjs'
+import { startModelServer } from './lib/model-server.mjs'
+import { killAll, onInterrupt, run, runOk, tail } from './lib/processes.mjs'
+import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, packPlugin, peerResolution, profileOwnDshPackages, rowsLoading } from './lib/profile.mjs'
+import { Checks, summarizeRequests } from './lib/report.mjs'
+import { scenario } from './lib/scenarios.mjs'
+import { readSession, sessionFiles } from './lib/session-log.mjs'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const FIXTURE_DIR = join(REPO, 'e2e', 'fixture-plugin')
@@ -174,7 +174,7 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
     checks.add('the checks evaluated without error', false, { observed: error.stack })
   }
   writeFileSync(join(artifacts, `requests-${mode}.json`), JSON.stringify({ agent: server.agentRequests, title: server.titleRequests }, null, 2))
-  // The session as DSH persisted it, for reading the run afterwards (scripts/demo.mjs does).
+  // The session as DSH persisted it, for reading the run afterwards (e2e/demo.mjs does).
   const sessions = sessionFiles(home).map(readSession)
   writeFileSync(join(artifacts, `session-${mode}.jsonl`), sessions.flat().map((event) => JSON.stringify(event)).join('\n') + '\n')
   return {

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Web check: the Tool Search settings card in DSH's real web UI, driven in headless Chromium.
 //
-// Installs DSH 0.1.0-rc.8 (scripts/e2e/dsh-install.mjs), builds and packs this plugin (the
+// Installs DSH 0.1.0-rc.8 (e2e/lib/dsh-install.mjs), builds and packs this plugin (the
 // TypeScript halves; its platform binary package comes as in the profile E2E, see
-// scripts/e2e/profile.mjs `packPlugin`) and adds the tarball to the `web` profile of a fresh
+// e2e/lib/profile.mjs `packPlugin`) and adds the tarball to the `web` profile of a fresh
 // DSH_HOME, starts
 // `dsh web` on an OS-assigned loopback port, and drives Debian's Chromium with playwright-core:
 // dismiss the first-run dialogs, open Settings > Plugins, find the Tool Search card, give
@@ -27,9 +27,9 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { chromium } from 'playwright-core'
 import { parse as parseYaml } from 'yaml'
-import { DSH_VERSION, HMR_PATCH, installDsh } from './e2e/dsh-install.mjs'
-import { killAll, onInterrupt, runOk, tail } from './e2e/processes.mjs'
-import { installIntoProfile, packPlugin } from './e2e/profile.mjs'
+import { DSH_VERSION, HMR_PATCH, installDsh } from './lib/dsh-install.mjs'
+import { killAll, onInterrupt, runOk, tail } from './lib/processes.mjs'
+import { installIntoProfile, packPlugin } from './lib/profile.mjs'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const PROFILE = 'web'

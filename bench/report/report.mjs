@@ -2,14 +2,28 @@
 // text is printed by `pnpm benchmark` and kept in the README between the benchmark markers, so
 // the README can always be regenerated from the JSON and checked against it.
 
-const int = (n) => n.toLocaleString('en-US')
-const pct = (n) => `${n.toFixed(1)}%`
-const ms = (n) => (n < 0.1 ? n.toFixed(4) : n < 10 ? n.toFixed(3) : n.toFixed(1))
-/** MiB; a growth that rounds to zero prints as 0, never -0. */
-const mb = (bytes, digits = 1) => (bytes / 2 ** 20).toFixed(digits).replace(/^-(0\.0+)$/, '$1')
-const fixed3 = (n) => n.toFixed(3)
+/**
+ * The parsed docs/benchmark-results.json: the shape benchmark.mjs writes, named after the
+ * functions that measure each part.
+ * @typedef {object} Results
+ * @property {{node: string, dsh: string, tokenizer: string}} versions
+ * @property {{cpu: string, cores: number, os: string, loadAverage: {start: number[], end: number[]}}} machine
+ * @property {{toolSearchSchemaTokens: number, rows: (Omit<TokenRow, 'withPlugin'> & {withPlugin: Omit<TokenRow['withPlugin'], 'toolSearchSchemaTokens'>})[]}} tokens
+ * @property {ReturnType<typeof import('../eval.mjs').runEval>} eval
+ * @property {{rows: Awaited<ReturnType<typeof import('../speed/speed.mjs').speedRow>>[]}} speed
+ * @property {{rows: ReturnType<typeof import('../speed/memory.mjs').memoryRow>[]}} memory
+ * @typedef {Awaited<ReturnType<typeof import('../tokens/tokens.mjs').tokenRow>>} TokenRow
+ * @typedef {{median: number, p99: number, runs: number, budget?: number}} Timing
+ */
 
-/** @param {object} results - the parsed results JSON. @returns {string} the Markdown section body. */
+const int = (/** @type {number} */ n) => n.toLocaleString('en-US')
+const pct = (/** @type {number} */ n) => `${n.toFixed(1)}%`
+const ms = (/** @type {number} */ n) => (n < 0.1 ? n.toFixed(4) : n < 10 ? n.toFixed(3) : n.toFixed(1))
+/** MiB; a growth that rounds to zero prints as 0, never -0. */
+const mb = (/** @type {number} */ bytes, digits = 1) => (bytes / 2 ** 20).toFixed(digits).replace(/^-(0\.0+)$/, '$1')
+const fixed3 = (/** @type {number} */ n) => n.toFixed(3)
+
+/** @param {Results} results - the parsed results JSON. @returns {string} the Markdown section body. */
 export function renderReport(results) {
   return [
     '## Benchmark',
@@ -24,6 +38,7 @@ export function renderReport(results) {
   ].join('\n')
 }
 
+/** @param {Results} results */
 function tokensSection({ tokens, versions }) {
   const lines = [
     '### Tokens',
@@ -44,7 +59,7 @@ function tokensSection({ tokens, versions }) {
   }
   lines.push(
     '',
-    'The synthetic catalog is our own deterministic generator (`scripts/benchmark/synthetic.mjs`). The seed plugin 0.1.0 '
+    'The synthetic catalog is our own deterministic generator (`bench/tokens/synthetic.mjs`). The seed plugin 0.1.0 '
       + 'published 1,822 -> 103 tokens at 10 tools from a generator it did not ship, so compare the trend, not the figures. '
       + 'The MCP rows go through DSH\'s own MCP bridge, replaying `tools/list` recorded from the npm packages '
       + '(catalogs/mcp/); the DSH row is the tool list DSH 0.1.0-rc.8 sends in its headless profile (catalogs/dsh/). '
@@ -62,6 +77,7 @@ function tokensSection({ tokens, versions }) {
   return lines
 }
 
+/** @param {Results} results */
 function evalSection({ eval: quality }) {
   const lines = [
     '### Retrieval quality (`pnpm eval`)',
@@ -72,7 +88,7 @@ function evalSection({ eval: quality }) {
     '| Part | Requests | R@1 | R@5 | R@10 | NDCG@10 |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
   ]
-  for (const [part, label] of [['all', 'all'], ['tuned', 'tuned'], ['heldBack', 'held back']]) {
+  for (const [part, label] of /** @type {const} */ ([['all', 'all'], ['tuned', 'tuned'], ['heldBack', 'held back']])) {
     const m = quality[part]
     lines.push(`| ${label} | ${int(m.requests)} | ${fixed3(m.r1)} | ${fixed3(m.r5)} | ${fixed3(m.r10)} | ${fixed3(m.ndcg10)} |`)
   }
@@ -89,6 +105,7 @@ function evalSection({ eval: quality }) {
   return lines
 }
 
+/** @param {Results} results */
 function speedSection({ speed, machine, versions }) {
   const lines = [
     '### Speed',
@@ -102,14 +119,15 @@ function speedSection({ speed, machine, versions }) {
     '| Step | Tools | Median | p99 | Runs | Budget | Verdict |',
     '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
   ]
-  const steps = [
+  const steps = /** @type {const} */ ([
     ['`ToolIndex.fromJson`', 'buildMs'],
     ['one `search` (limit 5)', 'searchMs'],
     ['prompt filter, per model call', 'filterMs'],
     ['DSH\'s own prompt assembly (for scale)', 'dshAssembleMs'],
-  ]
+  ])
   for (const [label, key] of steps) {
     for (const row of speed.rows) {
+      /** @type {Timing} */
       const t = row[key]
       const budget = t.budget === undefined ? '-' : `<= ${t.budget}`
       lines.push(`| ${label} | ${int(row.tools)} | ${ms(t.median)} | ${ms(t.p99)} | ${int(t.runs)} | ${budget} | ${verdict(t)} |`)
@@ -119,12 +137,16 @@ function speedSection({ speed, machine, versions }) {
   return lines
 }
 
-/** Whether a median meets its budget, and by how much it misses. */
+/**
+ * Whether a median meets its budget, and by how much it misses.
+ * @param {Timing} timing
+ */
 function verdict({ median, budget }) {
   if (budget === undefined) return '-'
   return median <= budget ? 'meets' : `misses by ${Math.round(((median - budget) / budget) * 100)}%`
 }
 
+/** @param {Results} results */
 function memorySection({ memory }) {
   const lines = [
     '### Memory',

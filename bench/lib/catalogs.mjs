@@ -3,12 +3,19 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const data = fileURLToPath(new URL('../../bench/data/bfcl/', import.meta.url))
+/**
+ * @typedef {{name: string, description: string, parameters: Record<string, unknown>}} Tool one catalog entry
+ * @typedef {{id: string, query: string, relevant: string[]}} Request one labelled request
+ */
 
+const data = fileURLToPath(new URL('../data/bfcl/', import.meta.url))
+
+/** @returns {Tool[]} */
 export function devCatalog() {
   return JSON.parse(readFileSync(`${data}bfcl-catalog.json`, 'utf8'))
 }
 
+/** @returns {Request[]} */
 export function devQueries() {
   return readFileSync(`${data}bfcl-dev-queries.jsonl`, 'utf8')
     .split('\n')
@@ -16,10 +23,14 @@ export function devQueries() {
     .map((line) => JSON.parse(line))
 }
 
-/** The first `size` tools of the dev catalog repeated as needed; copy k is named `<name>_copy<k>`. */
+/**
+ * The first `size` tools of the dev catalog repeated as needed; copy k is named `<name>_copy<k>`.
+ * @param {number} size
+ * @returns {Tool[]}
+ */
 export function catalogOfSize(size, base = devCatalog()) {
   return Array.from({ length: size }, (_, i) => {
-    const tool = base[i % base.length]
+    const tool = /** @type {Tool} */ (base[i % base.length])
     const copy = Math.floor(i / base.length)
     return copy === 0 ? tool : { ...tool, name: `${tool.name}_copy${copy}` }
   })

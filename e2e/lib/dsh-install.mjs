@@ -39,6 +39,7 @@ const STAMP = '.e2e-recipe'
 
 /**
  * Install DSH into `dir`, or reuse an install there made from the same recipe.
+ * @param {string} dir
  * @returns {Promise<{dir: string, bin: string, reused: boolean, ms: number}>}
  */
 export async function installDsh(dir, { timeoutMs = 600_000 } = {}) {

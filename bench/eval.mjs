@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { ToolIndex } from '../index.js'
 import { isHeldBack, ndcgAt, recallAt, summarize } from './lib/eval-metrics.mjs'
 
-const data = fileURLToPath(new URL('../bench/data/', import.meta.url))
+const data = fileURLToPath(new URL('./data/', import.meta.url))
 
 /**
  * Ranks every request of a labelled set against one index over its catalog.

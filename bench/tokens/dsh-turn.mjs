@@ -15,7 +15,7 @@ import * as McpClient from '@deepseek-ai/dsh-mcp-client'
 import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
-import { startModelServer } from '../e2e/model-server.mjs'
+import { startModelServer } from '../../e2e/lib/model-server.mjs'
 
 const PROVIDER = 'deepseek-official'
 const REPLAY_SERVER = fileURLToPath(new URL('./mcp-replay-server.mjs', import.meta.url))
@@ -25,7 +25,7 @@ async function loadPlugin() {
   try {
     return await import('../../dist/index.js')
   } catch (error) {
-    throw new Error(`the built plugin (dist/index.js) cannot be loaded; run \`pnpm run build:plugin\` first: ${error.message}`)
+    throw new Error(`the built plugin (dist/index.js) cannot be loaded; run \`pnpm run build:plugin\` first: ${/** @type {Error} */ (error).message}`)
   }
 }
 
@@ -34,21 +34,22 @@ async function loadPlugin() {
  * With `query`, the model's first answer calls `tool_search` with it and its second ends the turn
  * (two requests); without, the first answer ends the turn (one request).
  * @param {object} setup
- * @param {{name: string, description: string, parameters: object}[]} [setup.tools] - registered as they are.
+ * @param {Tool[]} [setup.tools] - registered as they are.
  * @param {{server: string, fixture: string}[]} [setup.mcp] - MCP fixtures, each bridged as `mcp__<server>__*`.
  * @param {boolean} setup.plugin - whether this plugin is loaded (default config).
  * @param {string} [setup.query] - the model's `tool_search` query.
- * @returns {Promise<object[]>} the request bodies, in order.
+ * @returns {Promise<import('../../e2e/lib/model-server.mjs').ChatRequest[]>} the request bodies, in order.
+ * @typedef {import('../lib/catalogs.mjs').Tool} Tool
  */
 export async function recordTurn({ tools = [], mcp = [], plugin, query }) {
   const server = await startModelServer((body) => {
-    const searched = body.messages.some((message) => message.role === 'tool')
+    const searched = body.messages.some((/** @type {{role: string}} */ message) => message.role === 'tool')
     return query === undefined || searched
       ? { text: 'done' }
       : { toolCalls: [{ name: 'tool_search', arguments: { query } }] }
   })
   const ctx = new Context()
-  const errors = []
+  const errors = /** @type {unknown[]} */ ([])
   try {
     await ctx.plugin(LlmRuntime)
     await ctx.plugin(SessionStore)
@@ -60,17 +61,18 @@ export async function recordTurn({ tools = [], mcp = [], plugin, query }) {
     ctx.llm.registerAdapter([PROVIDER], new DeepSeekAdapter({
       options: () => connection,
       resolveApiKey: () => Promise.resolve('scripted-model-needs-no-key'),
-      resolveUserId: () => 'dsh-tool-search-benchmark',
+      resolveUserId: () => /** @type {import('@deepseek-ai/dsh-anonymous-user-id').AnonymousUserId} */ (/** @type {unknown} */ ('dsh-tool-search-benchmark')),
     }))
     for (const tool of tools) ctx.tools.register(catalogTool(tool))
     for (const { server: serverName, fixture } of mcp) {
-      await ctx.plugin(McpClient, {
+      // The bridge's schema fills in env, cwd and the call timeout.
+      await ctx.plugin(McpClient, /** @type {McpClient.Config} */ (/** @type {unknown} */ ({
         transport: 'stdio',
         serverName,
         command: process.execPath,
         args: [REPLAY_SERVER, fixture],
         failOnStartupError: true,
-      })
+      })))
     }
     if (plugin) await ctx.plugin(await loadPlugin(), {})
     ctx.on('agent/error', ({ error }) => { errors.push(error) })
@@ -83,7 +85,7 @@ export async function recordTurn({ tools = [], mcp = [], plugin, query }) {
     await agent.whenIdle()
     const expected = query === undefined ? 1 : 2
     if (errors.length > 0) throw new Error(`the benchmark turn failed: ${String(errors[0])}`)
-    if (server.failures.length > 0) throw new Error(`the scripted model failed: ${server.failures[0].message}`)
+    if (server.failures.length > 0) throw new Error(`the scripted model failed: ${server.failures[0]?.message}`)
     if (server.agentRequests.length !== expected) throw new Error(`expected ${expected} model requests, DSH sent ${server.agentRequests.length}`)
     return server.agentRequests
   } finally {
@@ -92,7 +94,10 @@ export async function recordTurn({ tools = [], mcp = [], plugin, query }) {
   }
 }
 
-/** A registry definition carrying a catalog entry's name, description and schema unchanged. */
+/**
+ * A registry definition carrying a catalog entry's name, description and schema unchanged.
+ * @param {Tool} entry
+ */
 function catalogTool({ name, description, parameters }) {
   return {
     name,

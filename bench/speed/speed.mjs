@@ -8,23 +8,33 @@ import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
 import { ToolIndex } from '../../index.js'
 import { catalogOfSize, devQueries } from '../lib/catalogs.mjs'
-import { median, percentile, time } from '../lib/timing.mjs'
+import { median, percentile, time } from './timing.mjs'
 
 export const SPEED_SIZES = [100, 1000, 10000]
 
-/** DESIGN.md "Budgets", in milliseconds; it sets none at 100 tools. */
+/**
+ * DESIGN.md "Budgets", in milliseconds; it sets none at 100 tools.
+ * @type {Record<number, {build: number, search: number, filter: number}>}
+ */
 const BUDGETS_MS = {
   1000: { build: 10, search: 0.05, filter: 0.1 },
   10000: { build: 100, search: 0.5, filter: 1 },
 }
 
-/** Runs per size: enough for a stable median and a meaningful p99 on a loaded two-core machine. */
+/**
+ * Runs per size: enough for a stable median and a meaningful p99 on a loaded two-core machine.
+ * @type {Record<number, {build: number, search: number, filter: number, assemble: number}>}
+ */
 const RUNS = {
   100: { build: 300, search: 5000, filter: 5000, assemble: 100 },
   1000: { build: 100, search: 5000, filter: 3000, assemble: 40 },
   10000: { build: 30, search: 5000, filter: 1000, assemble: 15 },
 }
 
+/**
+ * @param {number[]} sorted
+ * @param {number} [budget]
+ */
 const summary = (sorted, budget) => ({
   median: median(sorted),
   p99: percentile(sorted, 99),
@@ -33,12 +43,13 @@ const summary = (sorted, budget) => ({
 })
 
 /**
+ * The timings of one size.
  * @param {number} size - catalog size.
- * @returns {Promise<object>} the timings of one size.
  */
 export async function speedRow(size) {
-  const budget = BUDGETS_MS[size] ?? {}
+  const budget = BUDGETS_MS[size]
   const runs = RUNS[size]
+  if (runs === undefined) throw new Error(`no run counts for ${size} tools`)
   const catalog = catalogOfSize(size)
   const json = JSON.stringify(catalog)
   const queries = devQueries().map((request) => request.query)
@@ -47,16 +58,16 @@ export async function speedRow(size) {
   const builds = time(runs.build, () => ToolIndex.fromJson(json))
   const index = ToolIndex.fromJson(json)
   for (const query of queries.slice(0, 200)) index.search(query, 5)
-  const searches = time(runs.search, (i) => index.search(queries[i % queries.length], 5))
+  const searches = time(runs.search, (i) => index.search(/** @type {string} */ (queries[i % queries.length]), 5))
 
-  const selected = new Set(index.search(queries[0], 5).map((hit) => hit.name))
+  const selected = new Set(index.search(/** @type {string} */ (queries[0]), 5).map((hit) => hit.name))
   const { filter, assemble } = await filterTimings(catalog, selected, runs)
   return {
     tools: size,
     catalogBytes: Buffer.byteLength(json),
-    buildMs: summary(builds, budget.build),
-    searchMs: summary(searches, budget.search),
-    filterMs: summary(filter, budget.filter),
+    buildMs: summary(builds, budget?.build),
+    searchMs: summary(searches, budget?.search),
+    filterMs: summary(filter, budget?.filter),
     // For scale: what DSH itself spends assembling the same prompt, without this plugin.
     dshAssembleMs: summary(assemble),
   }
@@ -68,6 +79,11 @@ export async function speedRow(size) {
  * after a registry change): find out whether the assembly carries a Code Mode SDK, then filter
  * tools and `tool:<name>` sections through the default visibility policy and a selected set.
  */
+/**
+ * @param {import('../lib/catalogs.mjs').Tool[]} catalog
+ * @param {ReadonlySet<string>} selected
+ * @param {{filter: number, assemble: number}} runs
+ */
 async function filterTimings(catalog, selected, runs) {
   const { filterAssembly, hasSdkSection, normalizeSettings, VisibilityPolicy, DEFAULT_CORE_TOOLS } = await pluginParts()
   const ctx = new Context()
@@ -78,7 +94,7 @@ async function filterTimings(catalog, selected, runs) {
       ctx.tools.register({ name, description, parameters, output: { schema: {}, render: () => [] }, execute: () => Promise.resolve(null) })
     }
     await ctx.systemPrompt.assemble() // warm-up
-    const assemble = []
+    const assemble = /** @type {number[]} */ ([])
     for (let i = 0; i < runs.assemble; i++) {
       const start = performance.now()
       await ctx.systemPrompt.assemble()
@@ -90,7 +106,7 @@ async function filterTimings(catalog, selected, runs) {
     const policy = new VisibilityPolicy(normalizeSettings({}), DEFAULT_CORE_TOOLS)
     const view = {
       registered: new Set(assembly.tools.map((tool) => tool.name)),
-      offers: (name) => policy.offers(name, selected),
+      offers: (/** @type {string} */ name) => policy.offers(name, selected),
       sdk: () => { throw new Error('a native-mode assembly has no SDK section') },
     }
     let offered = 0

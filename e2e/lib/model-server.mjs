@@ -9,18 +9,27 @@
 import { createServer } from 'node:http'
 
 /**
- * @param {(request: object) => {text?: string, toolCalls?: {name: string, arguments: object}[]}} decide
+ * @typedef {{text?: string, toolCalls?: {name: string, arguments: unknown}[]}} Reply what the model says next
+ * @typedef {Record<string, any>} ChatRequest a chat-completions request body, as DSH sent it
+ */
+
+/**
+ * @param {(request: ChatRequest) => Reply} decide
  *   a throw is recorded in `failures` and answered with an explanatory text.
  */
 export async function startModelServer(decide) {
+  /** @type {ChatRequest[]} */
   const agentRequests = []
+  /** @type {Reply[]} */
   const replies = []
+  /** @type {ChatRequest[]} */
   const titleRequests = []
+  /** @type {{request: number, message: string}[]} */
   const failures = []
   let callIds = 0
 
   const server = createServer(async (req, res) => {
-    if (req.method !== 'POST' || !req.url.endsWith('/chat/completions')) {
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ error: { message: `scripted model serves only POST /v1/chat/completions, not ${req.method} ${req.url}` } }))
       return
@@ -33,6 +42,7 @@ export async function startModelServer(decide) {
       return
     }
     const isTitle = !Array.isArray(body.tools) || body.tools.length === 0
+    /** @type {Reply} */
     let reply
     if (isTitle) {
       titleRequests.push(body)
@@ -42,8 +52,9 @@ export async function startModelServer(decide) {
       try {
         reply = decide(body)
       } catch (error) {
-        failures.push({ request, message: error.message })
-        reply = { text: `scripted model has no answer for request ${request}: ${error.message}` }
+        const { message } = /** @type {Error} */ (error)
+        failures.push({ request, message })
+        reply = { text: `scripted model has no answer for request ${request}: ${message}` }
       }
       replies.push(reply)
     }
@@ -54,26 +65,31 @@ export async function startModelServer(decide) {
     res.end('data: [DONE]\n\n')
   })
 
-  await new Promise((resolve, reject) => {
+  await /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
     server.once('error', reject)
-    server.listen(0, '127.0.0.1', resolve)
-  })
-  const { port } = server.address()
+    server.listen(0, '127.0.0.1', () => resolve())
+  }))
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     agentRequests,
     replies,
     titleRequests,
     failures,
-    close: () => new Promise((resolve) => {
+    close: () => /** @type {Promise<void>} */ (new Promise((resolve) => {
       server.closeAllConnections()
       server.close(() => resolve())
-    }),
+    })),
   }
 }
 
+/**
+ * @param {import('node:http').IncomingMessage} req
+ * @returns {Promise<string>}
+ */
 function readBody(req) {
   return new Promise((resolve, reject) => {
+    /** @type {Buffer[]} */
     const parts = []
     req.on('data', (part) => parts.push(part))
     req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')))
@@ -81,10 +97,15 @@ function readBody(req) {
   })
 }
 
-/** The chunks of one streamed answer: text, or tool calls with whole arguments. */
+/**
+ * The chunks of one streamed answer: text, or tool calls with whole arguments.
+ * @param {string} model
+ * @param {Reply} reply
+ * @param {() => string} nextCallId
+ */
 function* sseChunks(model, reply, nextCallId) {
   const base = { id: 'chatcmpl-e2e', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model }
-  const choice = (delta, finish) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })
+  const choice = (/** @type {object} */ delta, /** @type {string | null} */ finish) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })
   yield choice({ role: 'assistant', content: '' }, null)
   if (reply.toolCalls?.length) {
     for (const [index, call] of reply.toolCalls.entries()) {

@@ -10,7 +10,7 @@ import { catalogOfSize } from '../lib/catalogs.mjs'
 const size = Number(process.argv[2])
 const json = JSON.stringify(catalogOfSize(size))
 const usage = () => {
-  globalThis.gc()
+  /** @type {() => void} */ (globalThis.gc)()
   const { rss, heapUsed, external } = process.memoryUsage()
   return { rss, heapUsed, external }
 }

@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 
-const { source, tools } = JSON.parse(readFileSync(process.argv[2], 'utf8'))
+const { source, tools } = JSON.parse(readFileSync(/** @type {string} */ (process.argv[2]), 'utf8'))
 
+/** @type {Record<string, (params: {protocolVersion?: string}) => object>} */
 const results = {
   initialize: (params) => ({
     protocolVersion: params.protocolVersion,

@@ -6,8 +6,10 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { recordTurn } from './dsh-turn.mjs'
 
-const toolsTokens = (body) => countTokens(JSON.stringify(body.tools ?? []))
-const percent = (part, whole) => Math.round((part / whole) * 1000) / 10
+/** @typedef {import('../../e2e/lib/model-server.mjs').ChatRequest} ChatRequest */
+
+const toolsTokens = (/** @type {ChatRequest} */ body) => countTokens(JSON.stringify(body.tools ?? []))
+const percent = (/** @type {number} */ part, /** @type {number} */ whole) => Math.round((part / whole) * 1000) / 10
 
 /**
  * Measure one catalog: a turn without the plugin (everything offered), and a turn with it in which
@@ -15,16 +17,18 @@ const percent = (part, whole) => Math.round((part / whole) * 1000) / 10
  * @param {ReturnType<typeof import('./token-catalogs.mjs').tokenCatalogs>[number]} catalog
  */
 export async function tokenRow(catalog) {
-  const [baseline] = await recordTurn({ ...catalog.setup(), plugin: false })
+  // recordTurn checks the number of requests: one without a query, two with one.
+  const [baseline] = /** @type {[ChatRequest]} */ (await recordTurn({ ...catalog.setup(), plugin: false }))
   if (catalog.verbatim) {
-    const recorded = JSON.stringify(catalog.setup().tools.map((tool) => ({ type: 'function', function: tool })))
+    const recorded = JSON.stringify((catalog.setup().tools ?? []).map((tool) => ({ type: 'function', function: tool })))
     if (JSON.stringify(baseline.tools) !== recorded) throw new Error(`${catalog.id}: DSH no longer sends the recorded catalog unchanged; re-record it`)
   }
-  const [initial, afterSearch] = await recordTurn({ ...catalog.setup(), plugin: true, query: catalog.query })
+  const [initial, afterSearch] = /** @type {[ChatRequest, ChatRequest]} */ (await recordTurn({ ...catalog.setup(), plugin: true, query: catalog.query }))
   const result = afterSearch.messages.at(-1)
   if (result?.role !== 'tool') throw new Error(`${catalog.id}: the request after the search does not end with its result`)
-  const hits = JSON.parse(result.content).tools.map((tool) => tool.name)
-  const toolSearch = initial.tools.find((tool) => tool.function.name === 'tool_search')
+  /** @type {string[]} */
+  const hits = JSON.parse(result.content).tools.map((/** @type {{name: string}} */ tool) => tool.name)
+  const toolSearch = initial.tools.find((/** @type {{function: {name: string}}} */ tool) => tool.function.name === 'tool_search')
 
   const full = toolsTokens(baseline)
   const initialTokens = toolsTokens(initial)

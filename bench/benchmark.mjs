@@ -18,13 +18,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { basename } from 'node:path'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
-import { checkReadmeSection, writeReadmeSection } from './benchmark/readme.mjs'
-import { renderReport } from './benchmark/report.mjs'
-import { INPUT_FILES, repoPath, tokenCatalogs } from './benchmark/token-catalogs.mjs'
+import { repoPath } from './lib/repo.mjs'
+import { checkReadmeSection, writeReadmeSection } from './report/readme.mjs'
+import { renderReport } from './report/report.mjs'
+import { INPUT_FILES, tokenCatalogs } from './tokens/token-catalogs.mjs'
 
 const RESULTS = repoPath('docs/benchmark-results.json')
 const README = repoPath('README.md')
-const log = (message) => process.stderr.write(`[benchmark] ${message}\n`)
+const log = (/** @type {string} */ message) => process.stderr.write(`[benchmark] ${message}\n`)
 
 const { values: options } = parseArgs({
   options: {
@@ -47,7 +48,7 @@ if (options.check) {
 } else if (options.verify) {
   const recorded = readResults()
   const fresh = await deterministicPart()
-  const differing = Object.keys(fresh).filter((key) => !isDeepStrictEqual(fresh[key], recorded[key]))
+  const differing = /** @type {(keyof typeof fresh)[]} */ (Object.keys(fresh)).filter((key) => !isDeepStrictEqual(fresh[key], recorded[key]))
   console.log(differing.length === 0
     ? 'tokens, eval and input hashes measured again: identical to docs/benchmark-results.json'
     : `measured again, these differ from docs/benchmark-results.json: ${differing.join(', ')}`)
@@ -69,8 +70,8 @@ function readResults() {
 }
 
 async function measure() {
-  const { SPEED_SIZES, speedRow } = await import('./benchmark/speed.mjs')
-  const { memoryRow } = await import('./benchmark/memory.mjs')
+  const { SPEED_SIZES, speedRow } = await import('./speed/speed.mjs')
+  const { memoryRow } = await import('./speed/memory.mjs')
   const loadStart = loadAverage()
   const { inputs, tokens, eval: quality } = await deterministicPart()
   const speed = []
@@ -109,18 +110,19 @@ async function measure() {
 async function deterministicPart() {
   // Measuring loads DSH and the native addon; --check and --readme need neither, so they are
   // imported here rather than at the top.
-  const { tokenRow } = await import('./benchmark/tokens.mjs')
+  const { tokenRow } = await import('./tokens/tokens.mjs')
   const { runEval } = await import('./eval.mjs')
-  const rows = []
+  const measured = []
   for (const catalog of tokenCatalogs()) {
     log(`tokens: ${catalog.label}`)
-    rows.push(await tokenRow(catalog))
+    measured.push(await tokenRow(catalog))
   }
-  const toolSearchSchemaTokens = rows[0].withPlugin.toolSearchSchemaTokens
-  if (rows.some((row) => row.withPlugin.toolSearchSchemaTokens !== toolSearchSchemaTokens)) {
+  // tool_search's own definition is the same in every row: reported once, beside the rows.
+  const toolSearchSchemaTokens = measured[0]?.withPlugin.toolSearchSchemaTokens
+  if (toolSearchSchemaTokens === undefined || measured.some((row) => row.withPlugin.toolSearchSchemaTokens !== toolSearchSchemaTokens)) {
     throw new Error('tool_search was offered with different definitions in different catalogs')
   }
-  for (const row of rows) delete row.withPlugin.toolSearchSchemaTokens
+  const rows = measured.map(({ withPlugin: { toolSearchSchemaTokens: _same, ...withPlugin }, ...row }) => ({ ...row, withPlugin }))
   log('eval: BFCL dev set and live check set')
   return {
     inputs: Object.fromEntries(INPUT_FILES.map((file) => [file, sha256(readFileSync(repoPath(file)))])),
@@ -129,6 +131,7 @@ async function deterministicPart() {
   }
 }
 
+/** @param {import('node:crypto').BinaryLike} bytes */
 function sha256(bytes) {
   return createHash('sha256').update(bytes).digest('hex')
 }
@@ -137,12 +140,18 @@ function loadAverage() {
   return os.loadavg().map((x) => Math.round(x * 100) / 100)
 }
 
+/**
+ * The version of one of this package's own dependencies, as installed.
+ * @param {string} name
+ * @returns {string}
+ */
 function packageVersion(name) {
-  return JSON.parse(readFileSync(repoPath(`node_modules/${name}/package.json`), 'utf8')).version
+  return JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version
 }
 
 /** The native addon this process actually loaded (from the loaded shared objects), and its hash. */
 function nativeBinary() {
-  const file = process.report.getReport().sharedObjects.find((path) => /dsh-tool-search\.[^/\\]+\.node$/.test(path))
+  const report = /** @type {{sharedObjects: string[]}} */ (process.report.getReport())
+  const file = report.sharedObjects.find((path) => /dsh-tool-search\.[^/\\]+\.node$/.test(path))
   return file === undefined ? null : { file: basename(file), sha256: sha256(readFileSync(file)) }
 }

@@ -39,14 +39,27 @@ const SYNTHETIC_MAX = AREAS.length * ACTIONS.length
 
 /**
  * @param {number} size - how many tools, 1..{@link SYNTHETIC_MAX}.
- * @returns {{name: string, description: string, parameters: object}[]} the first `size` tools.
+ * @returns {import('../lib/catalogs.mjs').Tool[]} the first `size` tools.
  */
 export function syntheticCatalog(size) {
   if (!Number.isInteger(size) || size < 1 || size > SYNTHETIC_MAX) throw new Error(`synthetic catalog size must be 1..${SYNTHETIC_MAX}, got ${size}`)
-  return Array.from({ length: size }, (_, i) => syntheticTool(ACTIONS[Math.floor(i / AREAS.length)], AREAS[i % AREAS.length]))
+  return Array.from({ length: size }, (_, i) => syntheticTool(
+    /** @type {Action} */ (ACTIONS[Math.floor(i / AREAS.length)]),
+    /** @type {Area} */ (AREAS[i % AREAS.length]),
+  ))
 }
 
+/**
+ * @typedef {(typeof ACTIONS)[number]} Action
+ * @typedef {{area: string, record: string, system: string, fields: Record<string, string | string[]>}} Area
+ */
+
+/**
+ * @param {Action} action
+ * @param {Area} area
+ */
 function syntheticTool(action, { area, record, system, fields }) {
+  /** @type {Record<string, object>} */
   const properties = {}
   const required = []
   if (action.byId) {
@@ -93,6 +106,10 @@ function syntheticTool(action, { area, record, system, fields }) {
   }
 }
 
+/**
+ * @param {string} record
+ * @param {Area['fields']} fields
+ */
 function recordSchema(record, fields) {
   const properties = Object.fromEntries(Object.entries(fields).map(([field, type]) => [
     field,

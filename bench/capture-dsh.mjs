@@ -6,23 +6,22 @@
 // catalogs/dsh/headless-tools.json as `{source, tools: [{name, description, parameters}]}`
 // (the `function` part of each wire entry, in the order DSH sent them).
 //
-//   node scripts/benchmark/capture-dsh.mjs
+//   node bench/capture-dsh.mjs
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { HMR_PATCH } from '../e2e/dsh-install.mjs'
-import { startModelServer } from '../e2e/model-server.mjs'
+import { HMR_PATCH } from '../e2e/lib/dsh-install.mjs'
+import { startModelServer } from '../e2e/lib/model-server.mjs'
+import { repoPath } from './lib/repo.mjs'
 
-const repo = fileURLToPath(new URL('../../', import.meta.url))
-const dsh = JSON.parse(readFileSync(join(repo, 'node_modules/@deepseek-ai/dsh/package.json'), 'utf8'))
+const dsh = JSON.parse(readFileSync(repoPath('node_modules/@deepseek-ai/dsh/package.json'), 'utf8'))
 const home = mkdtempSync(join(tmpdir(), 'dsh-tool-search-capture-'))
 const server = await startModelServer(() => ({ text: 'done' }))
 try {
   const patch = join(home, 'hmr-on.yml')
   writeFileSync(patch, HMR_PATCH)
-  const child = spawn(join(repo, 'node_modules/.bin/dsh'), ['--profile', 'headless', '--patch', patch, 'hello'], {
+  const child = spawn(repoPath('node_modules/.bin/dsh'), ['--profile', 'headless', '--patch', patch, 'hello'], {
     env: {
       ...process.env,
       DSH_HOME: home,
@@ -41,11 +40,11 @@ try {
       version: dsh.version,
       license: dsh.license,
       profile: 'headless',
-      capturedWith: 'scripts/benchmark/capture-dsh.mjs (tools of the first chat-completions request)',
+      capturedWith: 'bench/capture-dsh.mjs (tools of the first chat-completions request)',
     },
-    tools: request.tools.map((entry) => entry.function),
+    tools: request.tools.map((/** @type {{function: object}} */ entry) => entry.function),
   }
-  const out = join(repo, 'catalogs/dsh/headless-tools.json')
+  const out = repoPath('catalogs/dsh/headless-tools.json')
   writeFileSync(out, `${JSON.stringify(record, null, 2)}\n`)
   console.log(`${out}: ${record.tools.length} tools from ${dsh.name}@${dsh.version} --profile headless`)
 } finally {

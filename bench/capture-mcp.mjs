@@ -5,7 +5,7 @@
 // (every page), and writes catalogs/mcp/<server>.json with the package's name, version and
 // license beside the tools exactly as the server listed them.
 //
-//   node scripts/benchmark/capture-mcp.mjs --server github --package @modelcontextprotocol/server-github@2025.4.8
+//   node bench/capture-mcp.mjs --server github --package @modelcontextprotocol/server-github@2025.4.8
 //
 // The package's first (usually only) binary is started with no arguments and no credentials:
 // the servers recorded so far read their credentials only when a tool is called.
@@ -46,18 +46,22 @@ try {
       version: manifest.version,
       license: manifest.license,
       server: serverInfo,
-      capturedWith: 'scripts/benchmark/capture-mcp.mjs (stdio: initialize, tools/list)',
+      capturedWith: 'bench/capture-mcp.mjs (stdio: initialize, tools/list)',
     },
     tools,
   }
-  const out = fileURLToPath(new URL(`../../catalogs/mcp/${values.server}.json`, import.meta.url))
+  const out = fileURLToPath(new URL(`../catalogs/mcp/${values.server}.json`, import.meta.url))
   writeFileSync(out, `${JSON.stringify(record, null, 2)}\n`)
   console.log(`${out}: ${tools.length} tools from ${manifest.name}@${manifest.version} (${manifest.license})`)
 } finally {
   rmSync(work, { recursive: true, force: true })
 }
 
-/** One stdio session: the server's identity and every page of its tool list. */
+/**
+ * One stdio session: the server's identity and every page of its tool list.
+ * @param {string} command
+ * @param {string[]} args
+ */
 async function listTools(command, args) {
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] })
   const pending = new Map()
@@ -72,6 +76,7 @@ async function listTools(command, args) {
     else waiter.resolve(message.result)
   })
   const exited = new Promise((_, reject) => child.on('exit', (code) => reject(new Error(`server exited with ${code} before answering`))))
+  /** @type {(method: string, params: object) => Promise<any>} */
   const request = (method, params) => {
     const id = nextId++
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`)
