@@ -28,7 +28,8 @@ import { parseArgs } from 'node:util'
 import { DSH_VERSION, HMR_PATCH, installDsh } from './lib/dsh-install.mjs'
 import { startModelServer } from './lib/model-server.mjs'
 import { killAll, onInterrupt, run, runOk, tail } from './lib/processes.mjs'
-import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, packPlugin, peerResolution, profileOwnDshPackages, rowsLoading } from './lib/profile.mjs'
+import { parseJson } from './lib/observe.mjs'
+import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, packPlugin, peerResolution, profileDir, profileOwnDshPackages, rowsLoading } from './lib/profile.mjs'
 import { Checks, summarizeRequests } from './lib/report.mjs'
 import { scenario } from './lib/scenarios.mjs'
 import { readSession, sessionFiles } from './lib/session-log.mjs'
@@ -219,6 +220,12 @@ async function installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, che
     const imported = await importFromProfile(env, plugin.name)
     checks.add(`${plugin.name} imports by its bare name from the profile`, imported.ok, { observed: imported.ok ? 'loaded' : imported.error })
     if (!imported.ok) log(`${mode}: ${plugin.name} does not import from the profile:\n${imported.error.split('\n').slice(0, 12).join('\n')}`)
+    // The command line ships as plain JavaScript beside the built dist/ it reads its rules from.
+    const cli = await run(process.execPath, [join(profileDir(env), 'node_modules', plugin.name, 'bin', 'dsh-tool-search.js'), 'search', 'create a github issue', '-n', '1', '--json'], { env })
+    const found = cli.code === 0 ? parseJson(cli.stdout)?.tools?.[0]?.name : undefined
+    checks.add('the installed package\'s command line ranks its default catalog', found === 'mcp__github__create_issue', {
+      observed: found ?? tail(cli.stderr || cli.stdout, 10),
+    })
     const peers = peerResolution(env, plugin.name, dsh.dir)
     report.peerResolution ??= { profileOwnDshPackages: profileOwnDshPackages(env), peers }
     // Packages DSH shares as peers must be DSH's own instance: a dependency
