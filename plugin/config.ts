@@ -5,14 +5,14 @@
  */
 
 import z from '@deepseek-ai/schemastery'
-import { SETTINGS, TOOL_SEARCH_NAME, compareNames, inBounds, sameNames, type NumberKey, type SettingField, type SettingKey, type SettingsSection } from './contract.ts'
+import { SETTINGS, SETTING_KEYS, TOOL_SEARCH_NAME, compareNames, inBounds, sameNames, type SettingField, type SettingKey, type SettingsSection } from './contract.ts'
 
 /** Plugin config, as written in a `cordis.patch.yml` row or the `tool-search` settings section. */
 export type Config = { -readonly [K in SettingKey]: SettingsSection[K] extends readonly string[] ? string[] : SettingsSection[K] }
 
 /** Input may omit any field (the schema fills the defaults); `apply` receives the full {@link Config}. */
 export const Config = z.object(Object.fromEntries(
-  (Object.keys(SETTINGS) as SettingKey[]).map(key => [key, fieldSchema(SETTINGS[key])]),
+  SETTING_KEYS.map(key => [key, fieldSchema(SETTINGS[key])]),
 )) as unknown as z<Partial<Config>, Config>
 
 function fieldSchema(field: SettingField): z {
@@ -37,24 +37,23 @@ export type ToolSearchSettings = SettingsSection
  * @returns the normalized settings.
  */
 export function normalizeSettings(config: Partial<Config>): ToolSearchSettings {
-  return {
-    defaultLimit: checkedNumber('defaultLimit', config.defaultLimit),
-    alwaysVisible: normalizeNames(config.alwaysVisible ?? []),
-    neverSearch: normalizeNames(config.neverSearch ?? []).filter(name => name !== TOOL_SEARCH_NAME),
-  }
+  const fields = SETTING_KEYS.map(key => [key, normalizeField(key, config[key])] as const)
+  const settings = Object.fromEntries(fields) as unknown as ToolSearchSettings
+  return { ...settings, neverSearch: settings.neverSearch.filter(name => name !== TOOL_SEARCH_NAME) }
 }
 
 /** Whether two normalized settings values are the same. */
 export function sameSettings(a: ToolSearchSettings, b: ToolSearchSettings): boolean {
-  return (Object.keys(SETTINGS) as SettingKey[]).every((key) => {
+  return SETTING_KEYS.every((key) => {
     const [x, y] = [a[key], b[key]]
     return typeof x === 'number' || typeof y === 'number' ? x === y : sameNames(x, y)
   })
 }
 
-function checkedNumber(key: NumberKey, value: number | undefined): number {
-  const field = SETTINGS[key]
-  const number = value ?? field.default
+function normalizeField(key: SettingKey, value: number | readonly string[] | undefined): number | string[] {
+  const field: SettingField = SETTINGS[key]
+  if (field.kind === 'names') return normalizeNames((value ?? field.default) as readonly string[])
+  const number = (value ?? field.default) as number
   if (!inBounds(field, number)) {
     throw new Error(`dsh-tool-search: ${key} must be a whole number from ${field.min} to ${field.max}, got ${String(number)}`)
   }

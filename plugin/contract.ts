@@ -151,9 +151,11 @@ export type SettingsSection = {
   readonly [K in SettingKey]: (typeof SETTINGS)[K] extends NumberSetting ? number : readonly string[]
 }
 
+/** Every field, in {@link SETTINGS} order. */
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[]
+
 /** The number fields, in {@link SETTINGS} order. */
-export const NUMBER_SETTINGS = (Object.keys(SETTINGS) as SettingKey[])
-  .filter((key): key is NumberKey => SETTINGS[key].kind === 'number')
+export const NUMBER_SETTINGS = SETTING_KEYS.filter((key): key is NumberKey => SETTINGS[key].kind === 'number')
 
 /** Whether `value` is a whole number within the field's bounds. */
 export function inBounds(field: NumberSetting, value: number): boolean {
