@@ -200,7 +200,7 @@ describe('the Tool Search card', () => {
     const { h, transport } = await mount()
     await open()
     const input = screen.getByRole('textbox', { name: 'Results per search' }) as HTMLInputElement
-    const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement
+    const save = within(input.form!).getByRole('button', { name: 'Save' }) as HTMLButtonElement
     expect(input.value).toBe('5')
     expect(save.disabled).toBe(true)
     for (const text of ['0', '21', 'abc', '2.5', '', ' 7x']) {
@@ -226,7 +226,7 @@ describe('the Tool Search card', () => {
     const input = screen.getByRole('textbox', { name: 'Results per search' }) as HTMLInputElement
     transport.unreachable = 1
     fireEvent.change(input, { target: { value: '12' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    fireEvent.click(within(input.form!).getByRole('button', { name: 'Save' }))
     await screen.findByText(/The result count was not saved: DSH did not accept the change\./)
     expect(input.value).toBe('12')
     expect(stored(h)).toBeUndefined()
