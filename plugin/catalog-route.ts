@@ -9,19 +9,11 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from '@deepseek-ai/cordis'
-import { CATALOG_DESCRIPTION_CHARS, CATALOG_MAX_ROWS, CATALOG_ROUTE_PATH, type CatalogResponse } from './catalog-contract.ts'
-import type { CatalogRow, ToolSearchView } from './view.ts'
-
-/** Longest `filter` the route accepts; a tool name is at most 64 characters. */
-const MAX_FILTER_CHARS = 200
-
-/**
- * Longest tool name the catalog lists. DSH accepts any name, but no model API takes one over 64
- * characters; a longer one is left out (counted in `total`, so `truncated` says so) rather than
- * cut, since the page sets policies by exact name. With the row cap and the description cut this
- * bounds a response to about 1.3 MB however hostile the catalog (every character escaped).
- */
-const MAX_LISTED_NAME_CHARS = 256
+import {
+  CATALOG_DESCRIPTION_CHARS, CATALOG_MAX_FILTER_CHARS, CATALOG_MAX_NAME_CHARS, CATALOG_MAX_ROWS, CATALOG_ROUTE_PATH,
+  type CatalogResponse, type CatalogRow,
+} from './contract.ts'
+import type { ToolSearchView } from './view.ts'
 
 /** The structural slices of the DSH services this route uses; neither package is a dependency. */
 interface WebServer {
@@ -68,8 +60,8 @@ async function handleCatalogRequest(ctx: Context, view: ToolSearchView, req: Inc
     return
   }
   const filter = new URL(req.url ?? '/', 'http://localhost').searchParams.get('filter') ?? ''
-  if (filter.length > MAX_FILTER_CHARS) {
-    send(res, 400, { error: `filter is longer than ${MAX_FILTER_CHARS} characters` })
+  if (filter.length > CATALOG_MAX_FILTER_CHARS) {
+    send(res, 400, { error: `filter is longer than ${CATALOG_MAX_FILTER_CHARS} characters` })
     return
   }
   let rows: CatalogRow[]
@@ -94,7 +86,9 @@ function catalogResponse(rows: readonly CatalogRow[], agents: number, filter: st
   const matching = needle === ''
     ? rows
     : rows.filter(row => row.name.toLowerCase().includes(needle) || row.description.toLowerCase().includes(needle))
-  const listed = matching.filter(row => row.name.length <= MAX_LISTED_NAME_CHARS).slice(0, CATALOG_MAX_ROWS)
+  // With the row cap and the description cut, the name bound keeps a response to about 1.3 MB
+  // however hostile the catalog (every character escaped).
+  const listed = matching.filter(row => row.name.length <= CATALOG_MAX_NAME_CHARS).slice(0, CATALOG_MAX_ROWS)
   return {
     schemaVersion: 1,
     agents,

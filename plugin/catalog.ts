@@ -5,6 +5,7 @@
 
 import { createHash } from 'node:crypto'
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
+import { compareNames } from './contract.ts'
 import { ToolIndex } from './native.ts'
 
 /** One scope's searchable tools, ready for the native index. */
@@ -39,7 +40,7 @@ export function buildCorpus(tools: Iterable<ToolSchema>, searchable: (name: stri
       skipped.push(tool.name)
     }
   }
-  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  entries.sort(([a], [b]) => compareNames(a, b))
   const json = `[${entries.map(([, entry]) => entry).join(',')}]`
   return { key: createHash('sha256').update(json).digest('base64'), json, skipped }
 }

@@ -1,81 +1,66 @@
 /**
  * The plugin's configuration: the schemastery schema the DSH loader and the settings service
- * validate against, and the normalized form the rest of the plugin reads.
+ * validate against, and the normalized form the rest of the plugin reads. Both are derived from
+ * the fields in contract.ts, which the web card reads too.
  */
 
 import z from '@deepseek-ai/schemastery'
-
-/** The one tool this plugin adds; it is always offered and can never be blocked. */
-export const TOOL_SEARCH_NAME = 'tool_search'
-
-/** Largest `limit` a single search may ask for (and largest configurable default). */
-export const MAX_LIMIT = 20
-
-/** Default for `defaultLimit` when neither the row config nor the settings document sets it. */
-const DEFAULT_LIMIT = 5
+import { SETTINGS, SETTING_KEYS, TOOL_SEARCH_NAME, compareNames, inBounds, sameNames, type SettingField, type SettingKey, type SettingsSection } from './contract.ts'
 
 /** Plugin config, as written in a `cordis.patch.yml` row or the `tool-search` settings section. */
-export interface Config {
-  /** Results `tool_search` returns when the model omits `limit`, 1-20. */
-  defaultLimit: number
-  /** Exact tool names offered on every request even though they are not core tools. */
-  alwaysVisible: string[]
-  /** Exact tool names never offered and never searchable; wins over every other list. */
-  neverSearch: string[]
-}
+export type Config = { -readonly [K in SettingKey]: SettingsSection[K] extends readonly string[] ? string[] : SettingsSection[K] }
 
 /** Input may omit any field (the schema fills the defaults); `apply` receives the full {@link Config}. */
-export const Config: z<Partial<Config>, Config> = z.object({
-  defaultLimit: z.natural().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT)
-    .description('Tools returned by one tool_search call when the model does not pass a limit (1-20).'),
-  alwaysVisible: z.array(z.string()).default([])
-    .description('Exact tool names always offered to the model, in addition to the core tools.'),
-  neverSearch: z.array(z.string()).default([])
-    .description('Exact tool names never offered and never found by tool_search. Wins over always-visible.'),
-})
+export const Config = z.object(Object.fromEntries(
+  SETTING_KEYS.map(key => [key, fieldSchema(SETTINGS[key])]),
+)) as unknown as z<Partial<Config>, Config>
 
-/** {@link Config} after normalization: what every other module reads. */
-export interface ToolSearchSettings {
-  readonly defaultLimit: number
-  /** Trimmed, de-duplicated, sorted by code point; empty names dropped. */
-  readonly alwaysVisible: readonly string[]
-  /** Same normalization; never contains `tool_search`, which would leave the model no way to find tools. */
-  readonly neverSearch: readonly string[]
+function fieldSchema(field: SettingField): z {
+  switch (field.kind) {
+    case 'number': return z.natural().min(field.min).max(field.max).default(field.default).description(field.description)
+    case 'names': return z.array(z.string()).default([...field.default]).description(field.description)
+  }
 }
+
+/**
+ * {@link Config} after normalization: what every other module reads. Name lists are trimmed,
+ * de-duplicated and sorted by {@link compareNames}, empty names dropped; `neverSearch` never
+ * contains `tool_search`, which would leave the model no way to find tools.
+ */
+export type ToolSearchSettings = SettingsSection
 
 /**
  * Normalize one resolved config. The schema has already checked types when the value comes from
  * the loader or the settings service; a direct `ctx.plugin(apply, config)` call does not go through
- * either, so the limit is checked here as well rather than trusted.
+ * either, so numbers are checked here as well rather than trusted.
  * @param config - a resolved config, possibly partial when applied without the loader.
  * @returns the normalized settings.
  */
 export function normalizeSettings(config: Partial<Config>): ToolSearchSettings {
-  const defaultLimit = config.defaultLimit ?? DEFAULT_LIMIT
-  if (!Number.isInteger(defaultLimit) || defaultLimit < 1 || defaultLimit > MAX_LIMIT) {
-    throw new Error(`dsh-tool-search: defaultLimit must be a whole number from 1 to ${MAX_LIMIT}, got ${String(defaultLimit)}`)
-  }
-  return {
-    defaultLimit,
-    alwaysVisible: normalizeNames(config.alwaysVisible ?? []),
-    neverSearch: normalizeNames(config.neverSearch ?? []).filter(name => name !== TOOL_SEARCH_NAME),
-  }
+  const fields = SETTING_KEYS.map(key => [key, normalizeField(key, config[key])] as const)
+  const settings = Object.fromEntries(fields) as unknown as ToolSearchSettings
+  return { ...settings, neverSearch: settings.neverSearch.filter(name => name !== TOOL_SEARCH_NAME) }
 }
 
 /** Whether two normalized settings values are the same. */
 export function sameSettings(a: ToolSearchSettings, b: ToolSearchSettings): boolean {
-  return a.defaultLimit === b.defaultLimit
-    && sameNames(a.alwaysVisible, b.alwaysVisible)
-    && sameNames(a.neverSearch, b.neverSearch)
+  return SETTING_KEYS.every((key) => {
+    const [x, y] = [a[key], b[key]]
+    return typeof x === 'number' || typeof y === 'number' ? x === y : sameNames(x, y)
+  })
 }
 
-export function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((name, i) => name === b[i])
+function normalizeField(key: SettingKey, value: number | readonly string[] | undefined): number | string[] {
+  const field: SettingField = SETTINGS[key]
+  if (field.kind === 'names') return normalizeNames((value ?? field.default) as readonly string[])
+  const number = (value ?? field.default) as number
+  if (!inBounds(field, number)) {
+    throw new Error(`dsh-tool-search: ${key} must be a whole number from ${field.min} to ${field.max}, got ${String(number)}`)
+  }
+  return number
 }
 
 function normalizeNames(names: readonly string[]): string[] {
   const unique = new Set(names.map(name => name.trim()).filter(name => name.length > 0))
-  // Code-point order, not locale order: tool names are identifiers, and the result must not
-  // depend on the machine's locale.
-  return [...unique].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  return [...unique].sort(compareNames)
 }

@@ -18,13 +18,13 @@ declare module '@deepseek-ai/cordis' {
   }
 }
 
-export { CATALOG_ROUTE_PATH, type CatalogResponse } from './catalog-contract.ts'
-export { Config, MAX_LIMIT, TOOL_SEARCH_NAME, normalizeSettings, type ToolSearchSettings } from './config.ts'
+export { Config, normalizeSettings, type ToolSearchSettings } from './config.ts'
+export { CATALOG_ROUTE_PATH, MAX_LIMIT, TOOL_SEARCH_NAME, type CatalogResponse, type CatalogRow, type StandingPolicy } from './contract.ts'
 export { DEFAULT_CORE_TOOLS } from './core-tools.ts'
 export { TOOL_SEARCH_SETTINGS_NAMESPACE } from './settings.ts'
 export type { ToolSearchPayload } from './payload.ts'
-export type { StandingPolicy, ToolPolicy } from './visibility.ts'
-export type { AgentRow, CatalogRow, ToolSearchView } from './view.ts'
+export type { ToolPolicy } from './visibility.ts'
+export type { AgentRow, ToolSearchView } from './view.ts'
 
 export const name = 'dsh-tool-search'
 

@@ -1,7 +1,7 @@
 /**
  * The `tool_search` result payload. The same canonical JSON is the tool's value, its content text
- * and what the session log keeps, so replaying the log (`selectionFromEvents`) rebuilds exactly
- * the selection the live commit made.
+ * and what the session log keeps; the live commit and the replay of the log both read the
+ * selection from that text with the native core (see selection.ts).
  */
 
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
@@ -58,20 +58,4 @@ function canonicalPayload(value: ToolSearchPayload): ToolSearchPayload {
 /** The payload as the single text block the model and the session log see. */
 export function payloadContent(value: ToolSearchPayload): ContentBlock[] {
   return [{ type: 'text', text: JSON.stringify(canonicalPayload(value)) }]
-}
-
-/**
- * The tool names of a successful result value, or an empty list for anything that is not a
- * payload (the result of another plugin's tool named `tool_search`, for instance).
- * @param value - the final value of a successful `tool_search` result.
- * @returns the selected names.
- */
-export function selectedNames(value: unknown): string[] {
-  if (typeof value !== 'object' || value === null) return []
-  const tools = (value as { tools?: unknown }).tools
-  if (!Array.isArray(tools)) return []
-  return tools.flatMap((tool: unknown) => {
-    const name = typeof tool === 'object' && tool !== null ? (tool as { name?: unknown }).name : undefined
-    return typeof name === 'string' && name.length > 0 ? [name] : []
-  })
 }

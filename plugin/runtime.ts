@@ -10,12 +10,11 @@ import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
 import { AgentState, type AgentCatalog, type RegisteredTools } from './agent-state.ts'
 import { IndexCache, buildCorpus } from './catalog.ts'
-import { TOOL_SEARCH_NAME, sameNames } from './config.ts'
+import { TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
 import type { SearchHit } from './native.ts'
-import { selectedNames } from './payload.ts'
 import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
-import { replaySelection } from './replay.ts'
+import { replaySelection, resultSelection } from './selection.ts'
 import { codeLanguage, renderOfferedSdk } from './sdk.ts'
 import type { LiveSettings } from './settings.ts'
 import { createToolSearchTool, type SearchRequest } from './tool.ts'
@@ -94,7 +93,7 @@ export class ToolSearchRuntime {
           policy: this.policy.standing(tool.name),
           selectedBy: selectedBy.get(tool.name) ?? 0,
         }))
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .sort((a, b) => compareNames(a.name, b.name))
     },
     agents: () => [...this.attached].map(([agent, { state }]) => ({ id: agent.id, selected: state.selected.size })),
   }
@@ -138,9 +137,11 @@ export class ToolSearchRuntime {
         }, { prepend: true }),
         // `tools/result` is the final, frozen outcome after post-execute policy and finalization,
         // for model-direct calls and for `run_code` sub-calls alike; failures commit nothing.
+        // The selection is read from the content the session log keeps, by the native rule
+        // replay applies to it, so a live Agent and its resume cannot disagree.
         agent.ctx.on('tools/result', (exec, result) => {
           if (exec.agent === agent && exec.name === TOOL_SEARCH_NAME && !result.isError) {
-            state.select(selectedNames(result.value))
+            state.select(resultSelection(result.content))
           }
         }),
       ]
@@ -178,7 +179,7 @@ export class ToolSearchRuntime {
       registered: registered.names,
       offers: name => policy.offers(name, selected),
       sdk: () => {
-        const offered = policy.offered(registered.names, selected).sort()
+        const offered = policy.offered(registered.names, selected).sort(compareNames)
         const language = codeLanguage(this.ctx)
         const key = [registered.generation, language, ...offered].join('\n')
         if (state.sdk?.key !== key) state.sdk = { key, text: renderOfferedSdk(this.ctx, agent, offered, language) }

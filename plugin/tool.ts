@@ -6,20 +6,17 @@
 
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
-import { MAX_LIMIT, TOOL_SEARCH_NAME } from './config.ts'
+import { MAX_LIMIT, MAX_QUERY_CHARS, MIN_LIMIT, TOOL_SEARCH_NAME } from './contract.ts'
 import type { SearchHit } from './native.ts'
 import { PAYLOAD_SCHEMA, PAYLOAD_SCHEMA_VERSION, payloadContent, type ToolSearchPayload } from './payload.ts'
-
-/** Longest query, in characters (code points) after trimming; the native index enforces the same bound. */
-const MAX_QUERY_CHARS = 4096
 
 /** One validated search. */
 export interface SearchRequest {
   /** The calling Agent, absent for a direct `ctx.tools.execute` without one. */
   readonly agent: Agent | undefined
-  /** Trimmed, 1-4096 characters. */
+  /** Trimmed, 1 to {@link MAX_QUERY_CHARS} characters. */
   readonly query: string
-  /** Whole number, 1-20. */
+  /** Whole number, {@link MIN_LIMIT} to {@link MAX_LIMIT}. */
   readonly limit: number
 }
 
@@ -53,7 +50,7 @@ export function createToolSearchTool(
       },
       limit: {
         type: 'integer',
-        description: `How many tools to return, from 1 to ${MAX_LIMIT}. Default: ${defaultLimit}.`,
+        description: `How many tools to return, from ${MIN_LIMIT} to ${MAX_LIMIT}. Default: ${defaultLimit}.`,
       },
     },
     output: {
@@ -95,8 +92,8 @@ function checkQuery(raw: string): string {
 
 function checkLimit(limit: number): number {
   // DSH validates `integer` before execute; a direct caller of this definition may not have.
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw new Error(`tool_search: limit must be a whole number from 1 to ${MAX_LIMIT}, got ${limit}`)
+  if (!Number.isInteger(limit) || limit < MIN_LIMIT || limit > MAX_LIMIT) {
+    throw new Error(`tool_search: limit must be a whole number from ${MIN_LIMIT} to ${MAX_LIMIT}, got ${limit}`)
   }
   return limit
 }

@@ -6,17 +6,7 @@
 
 import type { SessionId } from '@deepseek-ai/dsh-session'
 import type { ToolSearchSettings } from './config.ts'
-import type { StandingPolicy } from './visibility.ts'
-
-/** One registered tool, as the settings page lists it. */
-export interface CatalogRow {
-  readonly name: string
-  readonly description: string
-  /** The rule that decides its visibility before any search. */
-  readonly policy: StandingPolicy
-  /** How many attached Agents have selected it with tool_search. */
-  readonly selectedBy: number
-}
+import type { CatalogRow } from './contract.ts'
 
 /** One attached Agent. */
 export interface AgentRow {

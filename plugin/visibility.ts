@@ -6,15 +6,8 @@
  */
 
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
-import { TOOL_SEARCH_NAME, type ToolSearchSettings } from './config.ts'
-
-/** Why a tool is or is not offered before any search, in precedence order. */
-export type StandingPolicy =
-  | 'search' // tool_search itself: always offered
-  | 'never' // neverSearch: hidden and unsearchable, wins over everything below
-  | 'core' // the default core set
-  | 'always' // alwaysVisible
-  | 'deferred' // registered and searchable, offered once a search finds it
+import type { ToolSearchSettings } from './config.ts'
+import { TOOL_SEARCH_NAME, type StandingPolicy } from './contract.ts'
 
 /** {@link StandingPolicy}, plus `selected`: a deferred tool this Agent's searches found. */
 export type ToolPolicy = StandingPolicy | 'selected'

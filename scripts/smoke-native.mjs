@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict'
 
 const native = await import('../index.js')
-const { ToolIndex, selectionFromEvents } = native
+const { ToolIndex, readCatalog, selectionFromEvents, selectionFromPayload } = native
 
 const index = ToolIndex.fromJson(JSON.stringify([
   { name: 'get_weather_forecast', description: 'Weather forecast for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
@@ -28,6 +28,13 @@ const events = [
   { type: 'tool/result', data: { message: { content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: payload }] }] } } },
 ]
 assert.deepEqual(selectionFromEvents(JSON.stringify(events)), ['get_weather_forecast'])
+// The live commit reads one result's text by the same rule.
+assert.deepEqual(selectionFromPayload(payload), ['get_weather_forecast'])
+// The command line reads catalogs through the core.
+assert.deepEqual(readCatalog('[{"name":"a","parameters":{"type":"object"}},{"name":"a"}]'), [
+  { name: 'a', description: '', parameters: '{"type":"object"}' },
+  { name: 'a', description: '', parameters: null },
+])
 assert.throws(() => ToolIndex.fromJson('not json'), Error)
 
-process.stdout.write(`smoke-native: Node ${process.version} (${process.platform}-${process.arch}) loaded the ${native.__napiBindingTarget ?? 'native'} binding through index.js; index, search and replay work\n`)
+process.stdout.write(`smoke-native: Node ${process.version} (${process.platform}-${process.arch}) loaded the ${native.__napiBindingTarget ?? 'native'} binding through index.js; index, search, replay and catalog reading work\n`)

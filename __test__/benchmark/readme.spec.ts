@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { checkReadmeSection, END, START } from '../../scripts/benchmark/readme.mjs'
+import { checkReadmeSection, END, START } from '../../bench/report/readme.mjs'
 
 const root = new URL('../../', import.meta.url)
 const readme = readFileSync(new URL('README.md', root), 'utf8')
@@ -10,7 +10,7 @@ const results = JSON.parse(readFileSync(new URL('docs/benchmark-results.json', r
 
 describe('the README benchmark section', () => {
   it('matches docs/benchmark-results.json (pnpm run benchmark:check)', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['scripts/benchmark.mjs', '--check'], { cwd: root })
+    const { stdout } = await promisify(execFile)(process.execPath, ['bench/benchmark.mjs', '--check'], { cwd: root })
     expect(stdout).toContain('matches docs/benchmark-results.json')
   })
 

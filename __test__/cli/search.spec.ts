@@ -67,6 +67,18 @@ describe('search', () => {
     expect(JSON.parse(piped.stdout).tools[0].name).toBe('rooms')
   })
 
+  it('renames and merges tools whose schemas nest deeper than a call stack goes', () => {
+    // Each schema goes back to the core as the text it was written as, never re-serialized.
+    const depth = 20_000
+    const schema = `${'{"type":"object","properties":{"x":'.repeat(depth)}{"type":"string"}${'}}'.repeat(depth)}`
+    const catalog = `[{"name":"deep_tool","description":"Archive old mailboxes","parameters":${schema}}]`
+    const renamed = cli(['search', 'archive mailboxes', '-c', '-', '--mcp-server', 'mail', '--json'], catalog)
+    expect([renamed.code, renamed.stderr]).toEqual([0, ''])
+    expect((JSON.parse(renamed.stdout) as SearchJson).tools.map(tool => tool.name)).toEqual(['mcp__mail__deep_tool'])
+    const merged = cli(['search', 'archive mailboxes', '-c', '-', '-c', WEATHER, '--json'], catalog)
+    expect((JSON.parse(merged.stdout) as SearchJson).tools[0]?.name).toBe('deep_tool')
+  })
+
   it('says so when nothing matches, and exits 0', () => {
     const run = cli(['search', 'zebra', '-c', WEATHER])
     expect(run.code).toBe(0)

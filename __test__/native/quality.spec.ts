@@ -2,7 +2,7 @@
 // (bench/data/bfcl-live): every tool found first by its exact name, and Recall@5 no lower than
 // the seed ranking's (pnpm eval prints the full figures).
 import { describe, expect, it } from 'vitest'
-import { runEval } from '../../scripts/eval.mjs'
+import { runEval } from '../../bench/eval.mjs'
 
 describe('ranking quality on the BFCL dev set', () => {
   const result = runEval()

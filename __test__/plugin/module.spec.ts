@@ -9,7 +9,7 @@ describe('the plugin module and its package wiring', () => {
     expect(ToolSearch.name).toBe('dsh-tool-search')
     expect(ToolSearch.inject).toEqual(['tools', 'systemPrompt', 'agents'])
     expect(typeof ToolSearch.apply).toBe('function')
-    expect(ToolSearch.Config({})).toEqual({ defaultLimit: 5, alwaysVisible: [], neverSearch: [] })
+    expect(ToolSearch.Config({})).toMatchObject({ defaultLimit: 5, alwaysVisible: [], neverSearch: [] })
     expect('default' in ToolSearch).toBe(false)
   })
 

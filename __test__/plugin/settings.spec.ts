@@ -37,11 +37,11 @@ describe('settings normalization', () => {
       defaultLimit: 7,
       alwaysVisible: [' web_search', 'web_search', '', 'b_tool', '  '],
       neverSearch: ['tool_search', ' z', 'a ', 'a'],
-    })).toEqual({ defaultLimit: 7, alwaysVisible: ['b_tool', 'web_search'], neverSearch: ['a', 'z'] })
+    })).toMatchObject({ defaultLimit: 7, alwaysVisible: ['b_tool', 'web_search'], neverSearch: ['a', 'z'] })
   })
 
   it('fills defaults and rejects a limit outside 1-20, in the schema and without it', () => {
-    expect(Config({})).toEqual({ defaultLimit: 5, alwaysVisible: [], neverSearch: [] })
+    expect(Config({})).toMatchObject({ defaultLimit: 5, alwaysVisible: [], neverSearch: [] })
     expect(() => Config({ defaultLimit: 21 })).toThrow()
     expect(() => Config({ defaultLimit: 0 })).toThrow()
     expect(() => normalizeSettings({ defaultLimit: 2.5 })).toThrow(/defaultLimit must be a whole number from 1 to 20/)
@@ -86,7 +86,7 @@ describe('a settings service that comes and goes', () => {
 describe('live settings', () => {
   it('registers the tool-search section with the row config as its base', async () => {
     harness = await createHarness({ settings: true, plugin: { defaultLimit: 3 } })
-    expect(harness.ctx.settings.get(TOOL_SEARCH_SETTINGS_NAMESPACE)).toEqual({ defaultLimit: 3, alwaysVisible: [], neverSearch: [] })
+    expect(harness.ctx.settings.get(TOOL_SEARCH_SETTINGS_NAMESPACE)).toMatchObject({ defaultLimit: 3, alwaysVisible: [], neverSearch: [] })
   })
 
   it('neverSearch hides a selected tool without forgetting it, and unsearchable tools are not found', async () => {

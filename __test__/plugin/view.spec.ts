@@ -9,7 +9,7 @@ describe('ctx.toolSearch, the read-only view for the web settings page', () => {
   it('lists the catalog with each tool\'s policy, the settings, and per-Agent selection counts', async () => {
     harness = await createHarness({ plugin: { alwaysVisible: ['web_search'], neverSearch: ['mcp__postgres__query', 'tool_search'] } })
     const view = harness.ctx.toolSearch
-    expect(view.settings()).toEqual({ defaultLimit: 5, alwaysVisible: ['web_search'], neverSearch: ['mcp__postgres__query'] })
+    expect(view.settings()).toMatchObject({ defaultLimit: 5, alwaysVisible: ['web_search'], neverSearch: ['mcp__postgres__query'] })
     expect(view.catalog().map(({ name, policy }) => [name, policy])).toEqual([
       ['bash', 'core'],
       ['grep', 'core'],

@@ -16,6 +16,7 @@ import type { Config } from '../../plugin/config.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
 import { createHarness, type Harness } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
+import { bindInjectFace } from './support/inject-face.ts'
 import { SettingsTransport } from './support/settings-transport.ts'
 
 const NS = 'tool-search'
@@ -48,7 +49,7 @@ async function mount({ plugin = {}, access = 'write', pollMs = 60_000 }: { plugi
   const scope = transport.scope()
   const writer = new SettingsWriter(NS, scope, transport.mutate, (view) => { transport.acceptView(view) })
   card = new ToolSearchCardController(scope, writer, catalogFetcher(`http://127.0.0.1:${h.ctx.get('webServer')!.port}`), { pollMs, filterDelayMs: 0 })
-  render(<ToolSearchCard t={t} card={card} />)
+  render(<ToolSearchCard t={t} {...bindInjectFace(card.inject())} />)
   return { h, transport }
 }
 
@@ -199,7 +200,7 @@ describe('the Tool Search card', () => {
     const { h, transport } = await mount()
     await open()
     const input = screen.getByRole('textbox', { name: 'Results per search' }) as HTMLInputElement
-    const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement
+    const save = within(input.form!).getByRole('button', { name: 'Save' }) as HTMLButtonElement
     expect(input.value).toBe('5')
     expect(save.disabled).toBe(true)
     for (const text of ['0', '21', 'abc', '2.5', '', ' 7x']) {
@@ -225,7 +226,7 @@ describe('the Tool Search card', () => {
     const input = screen.getByRole('textbox', { name: 'Results per search' }) as HTMLInputElement
     transport.unreachable = 1
     fireEvent.change(input, { target: { value: '12' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    fireEvent.click(within(input.form!).getByRole('button', { name: 'Save' }))
     await screen.findByText(/The result count was not saved: DSH did not accept the change\./)
     expect(input.value).toBe('12')
     expect(stored(h)).toBeUndefined()

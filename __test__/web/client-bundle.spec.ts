@@ -9,11 +9,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_LIMIT, TOOL_SEARCH_NAME } from '../../plugin/config.ts'
-import { MAX_LIMIT as CLIENT_MAX_LIMIT, TOOL_SEARCH_NAME as CLIENT_TOOL_SEARCH_NAME } from '../../plugin/client/policy.ts'
-import { SETTINGS_NAMESPACE } from '../../plugin/client/index.ts'
 import { en, zh } from '../../plugin/client/locales.ts'
-import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
 
 // Paths, not `new URL(x, import.meta.url)`: Vite rewrites that form into an asset URL.
 const root = resolve(import.meta.dirname, '../..')
@@ -71,6 +67,7 @@ describe('the client bundle', () => {
   it('registers its copy and its card under the settings namespace when applied', () => {
     const module = load()[0]!.factory(id => nodeRequire(id) as unknown)
     const calls: unknown[][] = []
+    let inject: (() => Record<string, unknown>) | undefined
     const ctx = {
       effect: (execute: () => unknown) => { execute() },
       get: () => ({ api: { settings: { mutate: () => Promise.reject(new Error('unused')) } } }),
@@ -84,7 +81,11 @@ describe('the client bundle', () => {
       locale: { register: (ns: string, dicts: Record<string, unknown>) => { calls.push(['locale', ns, Object.keys(dicts)]); return () => undefined } },
       slots: {
         inject: (slot: string, callback: () => unknown) => { calls.push(['inject', slot]); callback(); return () => undefined },
-        register: (options: { name: string; key: string; locale: string }) => { calls.push(['register', options.name, options.key, options.locale]); return () => undefined },
+        register: (options: { name: string; key: string; locale: string; inject: () => Record<string, unknown> }) => {
+          calls.push(['register', options.name, options.key, options.locale])
+          inject = options.inject
+          return () => undefined
+        },
       },
     }
     module.apply(ctx)
@@ -94,16 +95,16 @@ describe('the client bundle', () => {
       ['inject', 'settings.plugin.item'],
       ['register', 'settings.plugin.item', 'tool-search', 'settings.toolSearch'],
     ])
+    // DSH's client rules: plain callbacks, and live state only as a bare source in `hooks`.
+    const { hooks, ...members } = inject!() as { hooks: Record<string, { getSnapshot: () => { status: string }; subscribe: unknown }> }
+    expect(Object.keys(hooks)).toEqual(['toolSearchCard'])
+    expect(hooks['toolSearchCard']!.getSnapshot().status).toBe('loading')
+    expect(typeof hooks['toolSearchCard']!.subscribe).toBe('function')
+    expect(Object.entries(members).filter(([, value]) => typeof value !== 'function')).toEqual([])
   })
 })
 
-describe('the client module\'s restated constants and copy', () => {
-  it('match the host half', () => {
-    expect(SETTINGS_NAMESPACE).toBe(TOOL_SEARCH_SETTINGS_NAMESPACE)
-    expect(CLIENT_TOOL_SEARCH_NAME).toBe(TOOL_SEARCH_NAME)
-    expect(CLIENT_MAX_LIMIT).toBe(MAX_LIMIT)
-  })
-
+describe('the client module\'s copy and declaration', () => {
   it('has every English string in Chinese, with the same placeholders', () => {
     const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map(match => match[1]).sort()
     expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort())

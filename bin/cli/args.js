@@ -1,6 +1,7 @@
 // Reading a command's arguments: node's own parser, with its errors and our checks turned into
 // one-line usage errors.
 import { parseArgs } from 'node:util'
+import { MAX_QUERY_CHARS } from '../../dist/contract.js'
 import { InputError } from './errors.js'
 
 /**
@@ -44,9 +45,6 @@ export function parseCommandArgs(command, argv, options) {
 export function usage(command, message) {
   return new InputError(`${message} (see: dsh-tool-search ${command} --help)`)
 }
-
-/** Longest query tool_search accepts, in characters (the plugin contract; the core enforces it too). */
-export const MAX_QUERY_CHARS = 4096
 
 /**
  * The query of a command, trimmed, checked as tool_search checks it.

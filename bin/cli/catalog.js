@@ -1,8 +1,10 @@
 // Loading the catalog a command works on: the files given with --catalog (or the embedded default
-// catalog), checked by the Rust core, as one index plus the tools as written.
+// catalog), read by the Rust core, as one index plus the tools as written. What a catalog file
+// may look like (a list, an MCP tools/list result, OpenAI's wire form) is the core's knowledge
+// alone: readCatalog hands back each entry as the index reads it.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { ToolIndex } from '../../index.js'
+import { ToolIndex, readCatalog } from '../../index.js'
 import { InputError } from './errors.js'
 import { publicToolName } from './mcp-name.js'
 
@@ -27,7 +29,7 @@ const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/
  * @property {string} written its name in the catalog (a raw MCP name when `server` is set)
  * @property {string | undefined} server the MCP server whose tools/list the tool came from, when known
  * @property {string} description "" when missing
- * @property {Record<string, unknown> | undefined} parameters its parameter (input) schema
+ * @property {string | null} parameters its parameter (input) schema's JSON text as written, null when it has none
  */
 
 /**
@@ -51,22 +53,18 @@ export function loadCatalog({ files, mcpServer }) {
   const tools = read.flatMap(part => part.tools)
   const label = given ? files.map(shownName).join(', ') : DEFAULT_LABEL
   const only = given && read.length === 1 && mcpServer === undefined ? read[0] : undefined
-  return { tools, index: only?.index ?? rebuild(tools, label), label }
+  return { tools, index: only?.index ?? rebuild(tools), label }
 }
 
 /**
- * One index over tools from several files, or renamed by --mcp-server.
+ * One index over tools from several files, or renamed by --mcp-server. Each schema goes back in
+ * as the text it was written as, so nothing here re-serializes (or recurses into) a schema.
  * @param {Tool[]} tools
- * @param {string} label
  */
-function rebuild(tools, label) {
-  try {
-    return ToolIndex.fromJson(JSON.stringify(tools.map(({ name, description, parameters }) => ({ name, description, parameters }))))
-  } catch (error) {
-    // JSON.stringify recurses; the core reads any depth, but only from the file as it is.
-    if (error instanceof RangeError) throw new InputError(`${label}: a parameter schema nests too deeply to merge or rename its tools; pass the file alone, without --mcp-server`)
-    throw error
-  }
+function rebuild(tools) {
+  const entries = tools.map(({ name, description, parameters }) =>
+    `{"name":${JSON.stringify(name)},"description":${JSON.stringify(description)}${parameters === null ? '' : `,"parameters":${parameters}`}}`)
+  return ToolIndex.fromJson(`[${entries.join(',')}]`)
 }
 
 /**
@@ -77,48 +75,22 @@ function rebuild(tools, label) {
 function readFile(file, mcpServer) {
   const text = readText(file)
   let index
+  let entries
   try {
-    // The core decides what a catalog is and words the errors; a catalog it accepts is read below.
+    // The core decides what a catalog is and words the errors.
     index = ToolIndex.fromJson(text)
+    entries = readCatalog(text)
   } catch (error) {
     throw new InputError(`${shownName(file)}: ${/** @type {Error} */ (error).message}`)
   }
-  const root = JSON.parse(text)
-  /** @type {unknown[]} */
-  const items = Array.isArray(root) ? root : root.tools
-  const tools = items.map(item => {
-    const tool = definition(/** @type {Record<string, unknown>} */ (item))
-    const written = /** @type {string} */ (tool['name'])
-    const description = tool['description']
-    return {
-      name: mcpServer === undefined ? written : publicToolName(mcpServer, written),
-      written,
-      server: mcpServer,
-      description: typeof description === 'string' ? description : '',
-      parameters: ['parameters', 'inputSchema', 'input_schema'].map(key => tool[key]).find(isObject),
-    }
-  })
+  const tools = entries.map(({ name: written, description, parameters }) => ({
+    name: mcpServer === undefined ? written : publicToolName(mcpServer, written),
+    written,
+    server: mcpServer,
+    description,
+    parameters,
+  }))
   return { tools, index }
-}
-
-/**
- * The definition inside one catalog entry, as the core reads it (src/catalog.rs): OpenAI's wire
- * form nests it under `function`; MCP and plain tools are the definition itself.
- * @param {Record<string, unknown>} item
- * @returns {Record<string, unknown>}
- */
-function definition(item) {
-  const inner = item['function']
-  return item['type'] === 'function' && isObject(inner) ? inner : item
-}
-
-/**
- * A JSON object (not an array, not null).
- * @param {unknown} value
- * @returns {value is Record<string, unknown>}
- */
-export function isObject(value) {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** @param {string} file */

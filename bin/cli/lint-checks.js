@@ -2,7 +2,6 @@
 // runs them all and holds those that read the definitions; lint-ranking.js has those that search.
 // Severity: an error means the tool is lost in the catalog (search cannot surface it reliably,
 // or DSH keeps only one tool of that name); a warning weakens how it ranks or reads.
-import { isObject } from './catalog.js'
 import { nearDuplicates, retrievalFindings, searchOwnDescriptions } from './lint-ranking.js'
 import { bridgeRewrite } from './mcp-name.js'
 
@@ -100,7 +99,7 @@ function countWords(text) {
  * @returns {Finding[]}
  */
 function parameterFindings(tool) {
-  const missing = undescribed(tool.parameters)
+  const missing = tool.parameters === null ? [] : undescribed(JSON.parse(tool.parameters))
   if (missing.length === 0) return []
   return [{
     tool: tool.name,
@@ -145,6 +144,15 @@ function undescribed(schema) {
     stack.push(...children.reverse())
   }
   return [...found]
+}
+
+/**
+ * A JSON object (not an array, not null).
+ * @param {unknown} value
+ * @returns {value is Record<string, unknown>}
+ */
+function isObject(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /**

@@ -1,6 +1,6 @@
 // The lint checks that search: a tool's own description should find it, and should not find
 // another tool about as well.
-import { MAX_QUERY_CHARS } from './args.js'
+import { MAX_QUERY_CHARS } from '../../dist/contract.js'
 import { ordinal } from './format.js'
 
 /**

@@ -1,11 +1,12 @@
 // `lint`: findability problems in a catalog, as errors (exit code 1) and warnings.
+import { SETTINGS } from '../../dist/contract.js'
 import { CATALOG_OPTIONS, COMMON_OPTIONS, usage, wholeNumber } from './args.js'
 import { loadCatalog } from './catalog.js'
 import { count, wrap, WIDTH } from './format.js'
 import { lintCatalog } from './lint-checks.js'
 
 /** tool_search's default number of results: a tool outside them is, by default, not offered. */
-const DEFAULT_TOP = 5
+const DEFAULT_TOP = SETTINGS.defaultLimit.default
 
 export const name = 'lint'
 export const summary = 'check that every tool can be found, and found apart from the others'

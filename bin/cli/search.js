@@ -1,10 +1,11 @@
 // `search`: the tools a query finds, ranked as tool_search ranks them.
+import { SETTINGS } from '../../dist/contract.js'
 import { CATALOG_OPTIONS, COMMON_OPTIONS, query as checkQuery, wholeNumber } from './args.js'
 import { loadCatalog } from './catalog.js'
 import { count, cut, score, table, WIDTH } from './format.js'
 
 /** tool_search's own default when the model passes no limit. */
-const DEFAULT_LIMIT = 5
+const DEFAULT_LIMIT = SETTINGS.defaultLimit.default
 
 export const name = 'search'
 export const summary = 'rank the catalog\'s tools for a query'

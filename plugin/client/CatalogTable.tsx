@@ -5,7 +5,7 @@
  */
 
 import { useId, useState } from 'react'
-import type { CatalogRow } from '../view.ts'
+import type { CatalogRow } from '../contract.ts'
 import type { CardState } from './card-controller.ts'
 import type { Translate } from './host.ts'
 import { choiceOf, isCore, type PolicyChoice } from './policy.ts'

@@ -4,24 +4,26 @@
  * whole card: each control writes when the user commits it, and the page shows what DSH holds.
  */
 
-import { useEffect, useId, useState, useSyncExternalStore } from 'react'
+import { useEffect, useId, useState } from 'react'
+import { NUMBER_SETTINGS } from '../contract.ts'
 import './card.css'
 import { CatalogTable } from './CatalogTable.tsx'
-import type { CardState, ToolSearchCardController } from './card-controller.ts'
-import type { Translate } from './host.ts'
-import { LimitField } from './LimitField.tsx'
+import type { CardState, ToolSearchCardActions, ToolSearchCardFace } from './card-controller.ts'
+import type { InjectFace, Translate } from './host.ts'
 import { NameList } from './NameList.tsx'
+import { NumberField } from './NumberField.tsx'
 
-export interface ToolSearchCardProps {
-  readonly t: Translate
-  readonly card: ToolSearchCardController
-}
+/** The renderer's props for the card: its copy, `useToolSearchCard` and the card's actions. */
+export type ToolSearchCardProps = InjectFace<ToolSearchCardFace> & { readonly t: Translate }
 
-export function ToolSearchCard({ t, card }: ToolSearchCardProps) {
-  const state = useSyncExternalStore(card.subscribe, card.getSnapshot)
+const whole = (state: CardState): CardState => state
+
+export function ToolSearchCard({ t, useToolSearchCard, ...actions }: ToolSearchCardProps) {
+  const state = useToolSearchCard(whole)
   const [open, setOpen] = useState(false)
   const bodyId = useId()
-  useEffect(() => (open ? card.activate() : undefined), [open, card])
+  const { activate } = actions
+  useEffect(() => (open ? activate() : undefined), [open, activate])
   // As DSH's cards do: no trace of the card where its namespace is not served (or this browser
   // is remote and keeps settings in memory).
   if (state.status === 'unavailable') return null
@@ -38,14 +40,14 @@ export function ToolSearchCard({ t, card }: ToolSearchCardProps) {
       </button>
       {open ? (
         <div id={bodyId} className="dts-body">
-          {state.section === undefined ? <p className="dts-note" role="status">{t('loading')}</p> : <CardBody t={t} card={card} state={state} />}
+          {state.section === undefined ? <p className="dts-note" role="status">{t('loading')}</p> : <CardBody t={t} actions={actions} state={state} />}
         </div>
       ) : null}
     </li>
   )
 }
 
-function CardBody({ t, card, state }: { t: Translate; card: ToolSearchCardController; state: CardState }) {
+function CardBody({ t, actions, state }: { t: Translate; actions: ToolSearchCardActions; state: CardState }) {
   const section = state.section!
   const disabled = !state.writable
   const suggestions = useId()
@@ -53,8 +55,18 @@ function CardBody({ t, card, state }: { t: Translate; card: ToolSearchCardContro
   return (
     <>
       {disabled ? <p className="dts-note" role="status">{t('readOnly')}</p> : null}
-      <FailureNotice t={t} state={state} onDismiss={card.dismissFailure} />
-      <LimitField t={t} stored={section.defaultLimit} pending={state.limitPending} disabled={disabled} onSave={card.saveLimit} />
+      <FailureNotice t={t} state={state} onDismiss={actions.dismissFailure} />
+      {NUMBER_SETTINGS.map(field => (
+        <NumberField
+          key={field}
+          t={t}
+          field={field}
+          stored={section[field]}
+          pending={state.numbersPending[field]}
+          disabled={disabled}
+          onSave={actions.saveNumber}
+        />
+      ))}
       <div className="dts-lists">
         {(['alwaysVisible', 'neverSearch'] as const).map(field => (
           <NameList
@@ -64,30 +76,31 @@ function CardBody({ t, card, state }: { t: Translate; card: ToolSearchCardContro
             names={section[field]}
             suggestions={suggestions}
             disabled={disabled}
-            onAdd={name => card.addToList(field, name)}
-            onRemove={name => card.removeFromList(field, name)}
+            onAdd={name => actions.addToList(field, name)}
+            onRemove={name => actions.removeFromList(field, name)}
           />
         ))}
       </div>
       <datalist id={suggestions}>
         {names.map(name => <option key={name} value={name} />)}
       </datalist>
-      <CatalogTable t={t} state={state} onFilter={card.setFilter} onPolicy={card.setPolicy} onRetry={card.refresh} />
+      <CatalogTable t={t} state={state} onFilter={actions.setFilter} onPolicy={actions.setPolicy} onRetry={actions.refresh} />
     </>
   )
 }
 
 function FailureNotice({ t, state, onDismiss }: { t: Translate; state: CardState; onDismiss: () => void }) {
   const { failure } = state
+  const reason = failure === undefined ? '' : t(`reason_${failure.reason.replace('-', '_')}`)
   // Always rendered, so screen readers announce the message when it appears in the live region.
   return (
     <div className="dts-failure" role="alert">
       {failure === undefined ? null : (
         <>
           <p>
-            {failure.tool === undefined
-              ? t('failedLimit', { reason: t(`reason_${failure.reason.replace('-', '_')}`) })
-              : t('failedTool', { name: failure.tool, reason: t(`reason_${failure.reason.replace('-', '_')}`) })}
+            {'tool' in failure.subject
+              ? t('failedTool', { name: failure.subject.tool, reason })
+              : t(`${failure.subject.setting}Failed`, { reason })}
             {' '}{t('unchanged')}
             {failure.detail === undefined ? null : <span className="dts-detail">{failure.detail}</span>}
           </p>

@@ -1,12 +1,14 @@
 /**
  * The Tool Search card's state outside React: the stored section (from the settings scope), the
  * writes in flight and the last failed one, and the live catalog (from the plugin's route),
- * published as immutable snapshots for `useSyncExternalStore`.
+ * published as immutable snapshots. The card's slot entry injects {@link ToolSearchCardFace}: the
+ * snapshots as a bare source in the `hooks` compartment (DSH's renderer binds it to
+ * `useToolSearchCard`) and the actions as plain callbacks.
  */
 
-import type { CatalogResponse } from '../catalog-contract.ts'
+import type { CatalogResponse, NumberKey } from '../contract.ts'
 import type { FetchCatalog } from './catalog-fetch.ts'
-import type { ScopeSnapshot, SettingsScope, ToolSearchSection } from './host.ts'
+import type { HostObservable, ScopeSnapshot, SettingsScope, ToolSearchSection } from './host.ts'
 import { choiceFor, listsWithChoice, type ListField, type PolicyChoice } from './policy.ts'
 import type { SettingsWriter, WriteFailure, WriteOutcome } from './settings-writer.ts'
 
@@ -19,10 +21,12 @@ export interface CatalogState {
   readonly error: string | undefined
 }
 
+/** What a write was about: one tool's policy, or one number setting. */
+export type WriteSubject = { readonly tool: string } | { readonly setting: NumberKey }
+
 /** The last write that did not happen. */
 export interface SaveFailure {
-  /** `undefined` for the result count, else the tool whose policy was being changed. */
-  readonly tool: string | undefined
+  readonly subject: WriteSubject
   readonly reason: WriteFailure
   readonly detail: string | undefined
 }
@@ -34,8 +38,8 @@ export interface CardState {
   readonly section: ToolSearchSection | undefined
   /** Policies being written, by tool, shown in place of the stored ones until they settle. */
   readonly pending: ReadonlyMap<string, PolicyChoice>
-  /** The result count being written. */
-  readonly limitPending: number | undefined
+  /** Number settings being written, by field. */
+  readonly numbersPending: Partial<Record<NumberKey, number>>
   readonly failure: SaveFailure | undefined
   readonly catalog: CatalogState
 }
@@ -45,6 +49,25 @@ export interface CardControllerOptions {
   readonly pollMs?: number
   /** Quiet time after the last keystroke in the filter before the catalog is re-read. */
   readonly filterDelayMs?: number
+}
+
+/** Everything the card can do, as callbacks over plain data. */
+export interface ToolSearchCardActions {
+  /** Keep the catalog live while the card is open; returns the function that ends it. */
+  readonly activate: () => () => void
+  /** Re-read the catalog now (the retry after a failed read). */
+  readonly refresh: () => void
+  readonly setFilter: (filter: string) => void
+  readonly setPolicy: (tool: string, choice: PolicyChoice) => Promise<WriteOutcome>
+  readonly addToList: (field: ListField, tool: string) => Promise<WriteOutcome>
+  readonly removeFromList: (field: ListField, tool: string) => Promise<WriteOutcome>
+  readonly saveNumber: (field: NumberKey, value: number) => Promise<WriteOutcome>
+  readonly dismissFailure: () => void
+}
+
+/** What the card's slot entry injects. */
+export interface ToolSearchCardFace extends ToolSearchCardActions {
+  readonly hooks: { readonly toolSearchCard: HostObservable<CardState> }
 }
 
 export class ToolSearchCardController {
@@ -72,18 +95,26 @@ export class ToolSearchCardController {
     this.state = {
       ...fromScope(snapshot),
       pending: new Map(),
-      limitPending: undefined,
+      numbersPending: {},
       failure: undefined,
       catalog: { filter: '', status: 'idle', response: undefined, error: undefined },
     }
     this.stopScope = scope.subscribe(() => { this.onScope() })
   }
 
-  readonly getSnapshot = (): CardState => this.state
+  /** The snapshots, one stable source (the renderer caches its hook binding per source). */
+  private readonly source: HostObservable<CardState> = {
+    getSnapshot: () => this.state,
+    subscribe: (listener) => {
+      this.listeners.add(listener)
+      return () => { this.listeners.delete(listener) }
+    },
+  }
 
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => { this.listeners.delete(listener) }
+  /** The face the card's slot entry injects. */
+  inject(): ToolSearchCardFace {
+    const { activate, refresh, setFilter, setPolicy, addToList, removeFromList, saveNumber, dismissFailure } = this
+    return { hooks: { toolSearchCard: this.source }, activate, refresh, setFilter, setPolicy, addToList, removeFromList, saveNumber, dismissFailure }
   }
 
   /**
@@ -140,7 +171,7 @@ export class ToolSearchCardController {
     const outcome = await this.writer.write(current => listsWithChoice(current, tool, choice))
     const pending = new Map(this.state.pending)
     if (pending.get(tool) === choice) pending.delete(tool)
-    this.update({ pending, failure: this.failureAfter(outcome, tool) })
+    this.update({ pending, failure: this.failureAfter(outcome, { tool }) })
     return outcome
   }
 
@@ -150,14 +181,15 @@ export class ToolSearchCardController {
   /** Take a name off one list only. */
   readonly removeFromList = async (field: ListField, tool: string): Promise<WriteOutcome> => {
     const outcome = await this.writer.write(current => ({ [field]: current[field].filter(entry => entry.trim() !== tool) }))
-    this.update({ failure: this.failureAfter(outcome, tool) })
+    this.update({ failure: this.failureAfter(outcome, { tool }) })
     return outcome
   }
 
-  readonly saveLimit = async (limit: number): Promise<WriteOutcome> => {
-    this.update({ limitPending: limit })
-    const outcome = await this.writer.write(() => ({ defaultLimit: limit }))
-    this.update({ limitPending: undefined, failure: this.failureAfter(outcome, undefined) })
+  readonly saveNumber = async (field: NumberKey, value: number): Promise<WriteOutcome> => {
+    this.update({ numbersPending: { ...this.state.numbersPending, [field]: value } })
+    const outcome = await this.writer.write(() => ({ [field]: value }))
+    const { [field]: _settled, ...numbersPending } = this.state.numbersPending
+    this.update({ numbersPending, failure: this.failureAfter(outcome, { setting: field }) })
     return outcome
   }
 
@@ -183,9 +215,10 @@ export class ToolSearchCardController {
    * The failure to show after a write: this one if it failed; none if it succeeded where the shown
    * failure had failed; otherwise the shown one, which an unrelated success does not undo.
    */
-  private failureAfter(outcome: WriteOutcome, tool: string | undefined): SaveFailure | undefined {
-    if (!outcome.ok) return { tool, reason: outcome.reason, detail: outcome.detail }
-    return this.state.failure?.tool === tool ? undefined : this.state.failure
+  private failureAfter(outcome: WriteOutcome, subject: WriteSubject): SaveFailure | undefined {
+    if (!outcome.ok) return { subject, reason: outcome.reason, detail: outcome.detail }
+    const shown = this.state.failure
+    return shown !== undefined && sameSubject(shown.subject, subject) ? undefined : shown
   }
 
   private onScope(): void {
@@ -206,6 +239,10 @@ export class ToolSearchCardController {
     this.state = { ...this.state, ...change }
     for (const listener of [...this.listeners]) listener()
   }
+}
+
+function sameSubject(a: WriteSubject, b: WriteSubject): boolean {
+  return 'tool' in a ? 'tool' in b && a.tool === b.tool : 'setting' in b && a.setting === b.setting
 }
 
 function fromScope(snapshot: ScopeSnapshot<ToolSearchSection>): Pick<CardState, 'status' | 'writable' | 'section'> {

@@ -1,6 +1,6 @@
 /** Reading the plugin's catalog route from the page. */
 
-import { CATALOG_ROUTE_PATH, type CatalogResponse } from '../catalog-contract.ts'
+import { CATALOG_ROUTE_PATH, type CatalogResponse } from '../contract.ts'
 
 /** One catalog read; rejects with a short reason the page shows. */
 export type FetchCatalog = (filter: string, signal: AbortSignal) => Promise<CatalogResponse>

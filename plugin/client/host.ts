@@ -3,17 +3,14 @@
  * packages (`dsh-client-ui-slots` and the services that merge into it) are not all published,
  * and a client bundle may not value-import another plugin anyway. Each shape is copied from DSH
  * 0.1.0-rc.8's declarations (`dsh-client-runtime/client`, `dsh-client-ui-settings/client`,
- * `dsh-client-connection/client`, `dsh-client-locale/client`).
+ * `dsh-client-connection/client`, `dsh-client-locale/client`, `dsh-client-ui-slots`).
  */
 
 import type { ComponentType } from 'react'
+import type { SettingsSection } from '../contract.ts'
 
 /** The section this plugin stores in `$DSH_HOME/settings.yaml` under `tool-search:`. */
-export interface ToolSearchSection {
-  readonly defaultLimit: number
-  readonly alwaysVisible: readonly string[]
-  readonly neverSearch: readonly string[]
-}
+export type ToolSearchSection = SettingsSection
 
 /** `SettingsScopeSnapshot<T>` (dsh-client-runtime). */
 export interface ScopeSnapshot<T> {
@@ -65,6 +62,24 @@ export interface SettingsScopeBinder {
 /** `Translate` (dsh-client-ui-slots): a dictionary key with optional `{name}` params. */
 export type Translate = (key: string, params?: Record<string, unknown>) => string
 
+/** `HostObservable<T>` (dsh-client-ui-slots): a bare source the renderer binds to a hook. */
+export interface HostObservable<T> {
+  getSnapshot(): T
+  subscribe(listener: () => void): () => void
+}
+
+/** `SnapshotSelectorHook<T>` (dsh-client-ui-slots): what a component calls to read a source. */
+export type SnapshotSelectorHook<T> = <S>(select: (snapshot: T) => S, equal?: (a: S, b: S) => boolean) => S
+
+/**
+ * `InjectFace<I>` (dsh-client-ui-slots): what a component receives for an entry's inject face.
+ * Each source `name` of the reserved `hooks` compartment arrives as the selector hook
+ * `use<Name>`, bound by DSH's renderer; every other member passes through as it is.
+ */
+export type InjectFace<I extends object> = I extends { hooks: infer H extends Record<string, HostObservable<unknown>> }
+  ? Omit<I, 'hooks'> & { readonly [N in keyof H & string as `use${Capitalize<N>}`]: SnapshotSelectorHook<H[N] extends HostObservable<infer T> ? T : never> }
+  : I
+
 /** The browser-side cordis context, with the services listed in the module's `inject`. */
 export interface ClientContext {
   effect(execute: () => () => void, label?: string): void
@@ -75,11 +90,11 @@ export interface ClientContext {
   }
   readonly slots: {
     inject(slot: string, callback: () => () => void): () => void
-    register<P>(options: {
+    register<I extends object>(options: {
       name: string
       key: string
       locale: string
-      inject: () => Omit<P, 't'>
-    }, component: ComponentType<P>): () => void
+      inject: () => I
+    }, component: ComponentType<InjectFace<I> & { readonly t: Translate }>): () => void
   }
 }

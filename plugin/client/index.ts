@@ -7,15 +7,13 @@
  * @module @anionex/dsh-tool-search/client
  */
 
+import { SETTINGS_NAMESPACE } from '../contract.ts'
 import { catalogFetcher } from './catalog-fetch.ts'
 import { ToolSearchCardController } from './card-controller.ts'
 import type { ClientContext, ToolSearchSection } from './host.ts'
 import { LOCALE_NS, en, zh } from './locales.ts'
 import { SettingsWriter } from './settings-writer.ts'
-import { ToolSearchCard, type ToolSearchCardProps } from './ToolSearchCard.tsx'
-
-/** The host half's settings namespace (settings.ts), restated: that module imports host code. */
-export const SETTINGS_NAMESPACE = 'tool-search'
+import { ToolSearchCard } from './ToolSearchCard.tsx'
 
 /** The browser services the card uses. */
 export const inject = ['slots', 'locale', 'connection', 'settingsScope']
@@ -33,11 +31,12 @@ export function apply(ctx: ClientContext): void {
   const card = new ToolSearchCardController(scope, writer, catalogFetcher())
   ctx.effect(() => () => { card.dispose() }, 'dsh-tool-search: card state')
   // The Plugins section declares this slot when it loads, in no fixed order relative to this
-  // module; `inject` registers the card whenever the slot is (re)declared.
-  ctx.slots.inject('settings.plugin.item', () => ctx.slots.register<ToolSearchCardProps>({
+  // module; `inject` registers the card whenever the slot is (re)declared. The card reads its
+  // state through the `hooks` compartment and acts through plain callbacks, as DSH's cards do.
+  ctx.slots.inject('settings.plugin.item', () => ctx.slots.register({
     name: 'settings.plugin.item',
     key: SETTINGS_NAMESPACE,
     locale: LOCALE_NS,
-    inject: () => ({ card }),
+    inject: () => card.inject(),
   }, ToolSearchCard))
 }

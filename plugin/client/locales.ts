@@ -1,7 +1,12 @@
 /** The card's copy in DSH's two shipped languages; `{name}` placeholders are DSH's template form. */
 
+import type { NumberKey } from '../contract.ts'
+
 /** The locale namespace the card registers and its slot entry reads through `t`. */
 export const LOCALE_NS = 'settings.toolSearch'
+
+/** What every number setting's control and failure notice read (see NumberField.tsx). */
+type NumberCopy = Record<`${NumberKey}${'Label' | 'Hint' | 'Failed'}`, string>
 
 export const en = {
   title: 'Tool Search',
@@ -10,9 +15,10 @@ export const en = {
   readOnly: 'These settings can only be changed from the machine running DSH.',
   saving: 'Saving…',
   save: 'Save',
-  limitLabel: 'Results per search',
-  limitHint: 'Tools tool_search returns when the model does not ask for a number (1–20).',
-  limitInvalid: 'Enter a whole number from 1 to 20.',
+  numberInvalid: 'Enter a whole number from {min} to {max}.',
+  defaultLimitLabel: 'Results per search',
+  defaultLimitHint: 'Tools tool_search returns when the model does not ask for a number (1–20).',
+  defaultLimitFailed: 'The result count was not saved: {reason}',
   alwaysLabel: 'Always visible',
   alwaysHint: 'Offered on every request, besides the core tools.',
   neverLabel: 'Never search',
@@ -50,7 +56,6 @@ export const en = {
   catalogLoading: 'Loading tools…',
   catalogFailed: 'The tool list could not be loaded: {detail}',
   retry: 'Retry',
-  failedLimit: 'The result count was not saved: {reason}',
   failedTool: 'The policy of {name} was not saved: {reason}',
   reason_read_only: 'these settings are read-only here.',
   reason_refused: 'DSH did not accept the change.',
@@ -58,7 +63,7 @@ export const en = {
   reason_unreachable: 'DSH could not be reached.',
   unchanged: 'Nothing was changed; the page shows the settings DSH holds.',
   dismiss: 'Dismiss',
-} as const
+} as const satisfies NumberCopy & Record<string, string>
 
 export type LocaleKey = keyof typeof en
 
@@ -69,9 +74,10 @@ export const zh: Record<LocaleKey, string> = {
   readOnly: '只能在运行 DSH 的机器上修改这些设置。',
   saving: '正在保存…',
   save: '保存',
-  limitLabel: '每次搜索的结果数',
-  limitHint: '模型未指定数量时，tool_search 返回的工具数（1–20）。',
-  limitInvalid: '请输入 1 到 20 之间的整数。',
+  numberInvalid: '请输入 {min} 到 {max} 之间的整数。',
+  defaultLimitLabel: '每次搜索的结果数',
+  defaultLimitHint: '模型未指定数量时，tool_search 返回的工具数（1–20）。',
+  defaultLimitFailed: '结果数未保存：{reason}',
   alwaysLabel: '始终可见',
   alwaysHint: '除核心工具外，每次请求都会提供。',
   neverLabel: '从不搜索',
@@ -109,7 +115,6 @@ export const zh: Record<LocaleKey, string> = {
   catalogLoading: '正在加载工具…',
   catalogFailed: '无法加载工具列表：{detail}',
   retry: '重试',
-  failedLimit: '结果数未保存：{reason}',
   failedTool: '{name} 的策略未保存：{reason}',
   reason_read_only: '此处的设置为只读。',
   reason_refused: 'DSH 未接受此修改。',

@@ -1,22 +1,17 @@
 /**
  * The settings page's edits as pure functions of the stored section: which list a tool is on, the
- * lists after a policy change, and the result count the page accepts.
+ * lists after a policy change, and the numbers the page accepts.
  */
 
+import { TOOL_SEARCH_NAME, compareNames, inBounds, sameNames, type NamesKey, type NumberSetting } from '../contract.ts'
 import { DEFAULT_CORE_TOOLS } from '../core-tools.ts'
 import type { ToolSearchSection } from './host.ts'
-
-// The same values as config.ts, restated: config.ts builds the schemastery schema at import time,
-// which the browser bundle has no use for (a test keeps the two in step).
-export const TOOL_SEARCH_NAME = 'tool_search'
-export const MIN_LIMIT = 1
-export const MAX_LIMIT = 20
 
 /** What the user picks for one tool: no list (core or deferred), alwaysVisible, or neverSearch. */
 export type PolicyChoice = 'default' | 'always' | 'never'
 
 /** The two lists a policy change may touch. */
-export type ListField = 'alwaysVisible' | 'neverSearch'
+export type ListField = NamesKey
 
 const CORE = new Set(DEFAULT_CORE_TOOLS)
 
@@ -69,21 +64,18 @@ export function nameProblem(name: string, field: ListField): 'empty' | 'search-u
 }
 
 /**
- * The result count typed into the page, if it is a whole number from 1 to 20. Text rather than a
- * number input's value, so "2.5", "7x" and "" are reported instead of silently coerced.
+ * The number typed into the page for `field`, if it is a whole number within the field's bounds
+ * and has no more digits than its maximum. Text rather than a number input's value, so "2.5",
+ * "7x" and "" are reported instead of silently coerced.
  */
-export function parseDefaultLimit(text: string): number | undefined {
+export function parseSettingNumber(field: NumberSetting, text: string): number | undefined {
   const trimmed = text.trim()
-  if (!/^\d{1,2}$/.test(trimmed)) return undefined
+  if (!/^\d+$/.test(trimmed) || trimmed.length > String(field.max).length) return undefined
   const value = Number(trimmed)
-  return value >= MIN_LIMIT && value <= MAX_LIMIT ? value : undefined
+  return inBounds(field, value) ? value : undefined
 }
 
-/** De-duplicated and in code-point order, as the plugin normalizes them. */
+/** De-duplicated and in the plugin's name order. */
 function sortedNames(names: readonly string[]): string[] {
-  return [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-}
-
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((name, i) => name === b[i])
+  return [...new Set(names)].sort(compareNames)
 }

@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// `pnpm benchmark`: what the plugin saves in tokens and what it costs in time, measured on real
+// catalogs with the real parts (DSH 0.1.0-rc.8 in process, the native core through Node-API, the
+// built plugin), plus the retrieval figures of `pnpm eval`. Writes docs/benchmark-results.json
+// and prints the tables the README quotes.
+//
+//   pnpm benchmark                  measure, write the JSON, print the tables
+//   pnpm benchmark --write-readme   the same, then regenerate the README's benchmark section
+//   pnpm benchmark --readme         only regenerate the README section from the existing JSON
+//   pnpm benchmark --verify         measure tokens and eval again and compare them with the JSON
+//                                   (they are deterministic; speed and memory are not compared)
+//   pnpm run benchmark:check        fail when the README section and the JSON disagree
+//
+// `pnpm benchmark` builds the plugin (dist/) first; the native addon is used as built
+// (`pnpm run build:native`).
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import { basename } from 'node:path'
+import { isDeepStrictEqual, parseArgs } from 'node:util'
+import { repoPath } from './lib/repo.mjs'
+import { checkReadmeSection, writeReadmeSection } from './report/readme.mjs'
+import { renderReport } from './report/report.mjs'
+import { INPUT_FILES, tokenCatalogs } from './tokens/token-catalogs.mjs'
+
+const RESULTS = repoPath('docs/benchmark-results.json')
+const README = repoPath('README.md')
+const log = (/** @type {string} */ message) => process.stderr.write(`[benchmark] ${message}\n`)
+
+const { values: options } = parseArgs({
+  options: {
+    'write-readme': { type: 'boolean', default: false },
+    readme: { type: 'boolean', default: false },
+    verify: { type: 'boolean', default: false },
+    check: { type: 'boolean', default: false },
+  },
+})
+
+if (options.check) {
+  const problems = checkReadmeSection(readFileSync(README, 'utf8'), readResults())
+  for (const problem of problems) console.error(problem)
+  console.log(problems.length === 0
+    ? 'README benchmark section matches docs/benchmark-results.json'
+    : `README benchmark section differs from docs/benchmark-results.json in ${problems.length} line(s); run \`pnpm benchmark --readme\``)
+  process.exitCode = problems.length === 0 ? 0 : 1
+} else if (options.readme) {
+  log(`README.md: section ${writeReadmeSection(README, readResults())}`)
+} else if (options.verify) {
+  const recorded = readResults()
+  const fresh = await deterministicPart()
+  const differing = /** @type {(keyof typeof fresh)[]} */ (Object.keys(fresh)).filter((key) => !isDeepStrictEqual(fresh[key], recorded[key]))
+  console.log(differing.length === 0
+    ? 'tokens, eval and input hashes measured again: identical to docs/benchmark-results.json'
+    : `measured again, these differ from docs/benchmark-results.json: ${differing.join(', ')}`)
+  process.exitCode = differing.length === 0 ? 0 : 1
+} else {
+  const results = await measure()
+  mkdirSync(repoPath('docs'), { recursive: true })
+  writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`)
+  console.log(renderReport(results))
+  log('wrote docs/benchmark-results.json')
+  if (options['write-readme']) log(`README.md: section ${writeReadmeSection(README, results)}`)
+  else if (!existsSync(README) || checkReadmeSection(readFileSync(README, 'utf8'), results).length > 0) {
+    log('the README section no longer matches the JSON (pnpm run benchmark:check fails): run `pnpm benchmark --readme` to update it')
+  }
+}
+
+function readResults() {
+  return JSON.parse(readFileSync(RESULTS, 'utf8'))
+}
+
+async function measure() {
+  const { SPEED_SIZES, speedRow } = await import('./speed/speed.mjs')
+  const { memoryRow } = await import('./speed/memory.mjs')
+  const loadStart = loadAverage()
+  const { inputs, tokens, eval: quality } = await deterministicPart()
+  const speed = []
+  const memory = []
+  for (const size of SPEED_SIZES) {
+    log(`speed and memory at ${size} tools`)
+    speed.push(await speedRow(size))
+    memory.push(memoryRow(size))
+  }
+  const manifest = JSON.parse(readFileSync(repoPath('package.json'), 'utf8'))
+  return {
+    schemaVersion: 1,
+    package: { name: manifest.name, version: manifest.version },
+    versions: {
+      node: process.version,
+      dsh: packageVersion('@deepseek-ai/dsh'),
+      tokenizer: `gpt-tokenizer ${packageVersion('gpt-tokenizer')}, o200k_base`,
+      native: nativeBinary(),
+    },
+    machine: {
+      cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+      cores: os.availableParallelism(),
+      os: `${os.type()} ${os.release()} ${os.arch()}`,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      loadAverage: { start: loadStart, end: loadAverage() },
+    },
+    inputs,
+    tokens,
+    eval: quality,
+    speed: { rows: speed },
+    memory: { rows: memory },
+  }
+}
+
+/** The figures that must come out the same on every run: input hashes, tokens and eval. */
+async function deterministicPart() {
+  // Measuring loads DSH and the native addon; --check and --readme need neither, so they are
+  // imported here rather than at the top.
+  const { tokenRow } = await import('./tokens/tokens.mjs')
+  const { runEval } = await import('./eval.mjs')
+  const measured = []
+  for (const catalog of tokenCatalogs()) {
+    log(`tokens: ${catalog.label}`)
+    measured.push(await tokenRow(catalog))
+  }
+  // tool_search's own definition is the same in every row: reported once, beside the rows.
+  const toolSearchSchemaTokens = measured[0]?.withPlugin.toolSearchSchemaTokens
+  if (toolSearchSchemaTokens === undefined || measured.some((row) => row.withPlugin.toolSearchSchemaTokens !== toolSearchSchemaTokens)) {
+    throw new Error('tool_search was offered with different definitions in different catalogs')
+  }
+  const rows = measured.map(({ withPlugin: { toolSearchSchemaTokens: _same, ...withPlugin }, ...row }) => ({ ...row, withPlugin }))
+  log('eval: BFCL dev set and live check set')
+  return {
+    inputs: Object.fromEntries(INPUT_FILES.map((file) => [file, sha256(readFileSync(repoPath(file)))])),
+    tokens: { toolSearchSchemaTokens, rows },
+    eval: runEval(),
+  }
+}
+
+/** @param {import('node:crypto').BinaryLike} bytes */
+function sha256(bytes) {
+  return createHash('sha256').update(bytes).digest('hex')
+}
+
+function loadAverage() {
+  return os.loadavg().map((x) => Math.round(x * 100) / 100)
+}
+
+/**
+ * The version of one of this package's own dependencies, as installed.
+ * @param {string} name
+ * @returns {string}
+ */
+function packageVersion(name) {
+  return JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version
+}
+
+/** The native addon this process actually loaded (from the loaded shared objects), and its hash. */
+function nativeBinary() {
+  const report = /** @type {{sharedObjects: string[]}} */ (process.report.getReport())
+  const file = report.sharedObjects.find((path) => /dsh-tool-search\.[^/\\]+\.node$/.test(path))
+  return file === undefined ? null : { file: basename(file), sha256: sha256(readFileSync(file)) }
+}

@@ -1,0 +1,133 @@
+// Speed at 100, 1,000 and 10,000 real tools (the BFCL dev catalog, grown with renamed copies):
+// `ToolIndex.fromJson` and `search` through the real Node-API boundary, and the plugin's real
+// prompt filter on a real DSH assembly, beside the budgets of DESIGN.md. Figures are milliseconds,
+// median and p99 over many runs; they vary with the machine and its load, so they are printed
+// and recorded, never asserted.
+import { Context } from '@deepseek-ai/cordis'
+import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
+import ToolRuntime from '@deepseek-ai/dsh-tools'
+import { ToolIndex } from '../../index.js'
+import { catalogOfSize, devQueries } from '../lib/catalogs.mjs'
+import { median, percentile, time } from './timing.mjs'
+
+export const SPEED_SIZES = [100, 1000, 10000]
+
+/**
+ * DESIGN.md "Budgets", in milliseconds; it sets none at 100 tools.
+ * @type {Record<number, {build: number, search: number, filter: number}>}
+ */
+const BUDGETS_MS = {
+  1000: { build: 10, search: 0.05, filter: 0.1 },
+  10000: { build: 100, search: 0.5, filter: 1 },
+}
+
+/**
+ * Runs per size: enough for a stable median and a meaningful p99 on a loaded two-core machine.
+ * @type {Record<number, {build: number, search: number, filter: number, assemble: number}>}
+ */
+const RUNS = {
+  100: { build: 300, search: 5000, filter: 5000, assemble: 100 },
+  1000: { build: 100, search: 5000, filter: 3000, assemble: 40 },
+  10000: { build: 30, search: 5000, filter: 1000, assemble: 15 },
+}
+
+/**
+ * @param {number[]} sorted
+ * @param {number} [budget]
+ */
+const summary = (sorted, budget) => ({
+  median: median(sorted),
+  p99: percentile(sorted, 99),
+  runs: sorted.length,
+  ...(budget === undefined ? {} : { budget }),
+})
+
+/**
+ * The timings of one size.
+ * @param {number} size - catalog size.
+ */
+export async function speedRow(size) {
+  const budget = BUDGETS_MS[size]
+  const runs = RUNS[size]
+  if (runs === undefined) throw new Error(`no run counts for ${size} tools`)
+  const catalog = catalogOfSize(size)
+  const json = JSON.stringify(catalog)
+  const queries = devQueries().map((request) => request.query)
+
+  ToolIndex.fromJson(json) // warm-up: page in the code and grow the allocator once
+  const builds = time(runs.build, () => ToolIndex.fromJson(json))
+  const index = ToolIndex.fromJson(json)
+  for (const query of queries.slice(0, 200)) index.search(query, 5)
+  const searches = time(runs.search, (i) => index.search(/** @type {string} */ (queries[i % queries.length]), 5))
+
+  const selected = new Set(index.search(/** @type {string} */ (queries[0]), 5).map((hit) => hit.name))
+  const { filter, assemble } = await filterTimings(catalog, selected, runs)
+  return {
+    tools: size,
+    catalogBytes: Buffer.byteLength(json),
+    buildMs: summary(builds, budget?.build),
+    searchMs: summary(searches, budget?.search),
+    filterMs: summary(filter, budget?.filter),
+    // For scale: what DSH itself spends assembling the same prompt, without this plugin.
+    dshAssembleMs: summary(assemble),
+  }
+}
+
+/**
+ * Time the plugin's per-model-call work on a real assembly: what its `system-prompt/assemble`
+ * listener does once the catalog generation's registered set is cached (the set is rebuilt only
+ * after a registry change): find out whether the assembly carries a Code Mode SDK, then filter
+ * tools and `tool:<name>` sections through the default visibility policy and a selected set.
+ */
+/**
+ * @param {import('../lib/catalogs.mjs').Tool[]} catalog
+ * @param {ReadonlySet<string>} selected
+ * @param {{filter: number, assemble: number}} runs
+ */
+async function filterTimings(catalog, selected, runs) {
+  const { filterAssembly, hasSdkSection, normalizeSettings, VisibilityPolicy, DEFAULT_CORE_TOOLS } = await pluginParts()
+  const ctx = new Context()
+  try {
+    await ctx.plugin(SystemPrompt, { persona: '' })
+    await ctx.plugin(ToolRuntime, { mode: 'native' })
+    for (const { name, description, parameters } of catalog) {
+      ctx.tools.register({ name, description, parameters, output: { schema: {}, render: () => [] }, execute: () => Promise.resolve(null) })
+    }
+    await ctx.systemPrompt.assemble() // warm-up
+    const assemble = /** @type {number[]} */ ([])
+    for (let i = 0; i < runs.assemble; i++) {
+      const start = performance.now()
+      await ctx.systemPrompt.assemble()
+      assemble.push(performance.now() - start)
+    }
+    const assembly = await ctx.systemPrompt.assemble()
+    if (assembly.tools.length !== catalog.length) throw new Error(`DSH assembled ${assembly.tools.length} of ${catalog.length} tools`)
+
+    const policy = new VisibilityPolicy(normalizeSettings({}), DEFAULT_CORE_TOOLS)
+    const view = {
+      registered: new Set(assembly.tools.map((tool) => tool.name)),
+      offers: (/** @type {string} */ name) => policy.offers(name, selected),
+      sdk: () => { throw new Error('a native-mode assembly has no SDK section') },
+    }
+    let offered = 0
+    const filter = time(runs.filter, () => {
+      if (hasSdkSection(assembly)) throw new Error('unexpected Code Mode assembly')
+      offered = filterAssembly(assembly, view).tools.length
+    })
+    if (offered > 1 + DEFAULT_CORE_TOOLS.length + selected.size) throw new Error(`the filter offered ${offered} tools`)
+    return { filter, assemble: assemble.sort((a, b) => a - b) }
+  } finally {
+    await ctx.fiber.dispose()
+  }
+}
+
+/** The plugin's own filter and policy, from the built plugin (dist/). */
+async function pluginParts() {
+  const [filter, visibility, config, core] = await Promise.all([
+    import('../../dist/prompt-filter.js'),
+    import('../../dist/visibility.js'),
+    import('../../dist/config.js'),
+    import('../../dist/core-tools.js'),
+  ])
+  return { ...filter, ...visibility, ...config, ...core }
+}

@@ -1,0 +1,29 @@
+// Small timing helpers for benchmark scripts (figures to print, never assertions).
+import { performance } from 'node:perf_hooks'
+
+/**
+ * Runs `fn` `runs` times and returns the sorted durations in milliseconds.
+ * @param {number} runs
+ * @param {(run: number) => unknown} fn
+ * @returns {number[]}
+ */
+export function time(runs, fn) {
+  const samples = /** @type {number[]} */ ([])
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now()
+    fn(i)
+    samples.push(performance.now() - start)
+  }
+  return samples.sort((a, b) => a - b)
+}
+
+/**
+ * @param {number[]} sorted durations, ascending
+ * @param {number} p percent
+ * @returns {number}
+ */
+export function percentile(sorted, p) {
+  return /** @type {number} */ (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))])
+}
+
+export const median = (/** @type {number[]} */ sorted) => percentile(sorted, 50)

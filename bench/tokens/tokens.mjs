@@ -1,0 +1,57 @@
+// Token cost of the tool surface, with and without this plugin, on real DSH turns (see
+// dsh-turn.mjs). Counts are o200k_base tokens (gpt-tokenizer) of the JSON text DSH sends: the
+// request's `tools` array, and the `tool_search` result the model reads back (the tool message's
+// content, the plugin's canonical payload). A provider's chat template wraps these in its own
+// markup, so absolute counts differ a little per provider; the differences between rows do not.
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { recordTurn } from './dsh-turn.mjs'
+
+/** @typedef {import('../../e2e/lib/model-server.mjs').ChatRequest} ChatRequest */
+
+const toolsTokens = (/** @type {ChatRequest} */ body) => countTokens(JSON.stringify(body.tools ?? []))
+const percent = (/** @type {number} */ part, /** @type {number} */ whole) => Math.round((part / whole) * 1000) / 10
+
+/**
+ * Measure one catalog: a turn without the plugin (everything offered), and a turn with it in which
+ * the model searches once and the next request carries the Top-5 hits.
+ * @param {ReturnType<typeof import('./token-catalogs.mjs').tokenCatalogs>[number]} catalog
+ */
+export async function tokenRow(catalog) {
+  // recordTurn checks the number of requests: one without a query, two with one.
+  const [baseline] = /** @type {[ChatRequest]} */ (await recordTurn({ ...catalog.setup(), plugin: false }))
+  if (catalog.verbatim) {
+    const recorded = JSON.stringify((catalog.setup().tools ?? []).map((tool) => ({ type: 'function', function: tool })))
+    if (JSON.stringify(baseline.tools) !== recorded) throw new Error(`${catalog.id}: DSH no longer sends the recorded catalog unchanged; re-record it`)
+  }
+  const [initial, afterSearch] = /** @type {[ChatRequest, ChatRequest]} */ (await recordTurn({ ...catalog.setup(), plugin: true, query: catalog.query }))
+  const result = afterSearch.messages.at(-1)
+  if (result?.role !== 'tool') throw new Error(`${catalog.id}: the request after the search does not end with its result`)
+  /** @type {string[]} */
+  const hits = JSON.parse(result.content).tools.map((/** @type {{name: string}} */ tool) => tool.name)
+  const toolSearch = initial.tools.find((/** @type {{function: {name: string}}} */ tool) => tool.function.name === 'tool_search')
+
+  const full = toolsTokens(baseline)
+  const initialTokens = toolsTokens(initial)
+  const afterTools = toolsTokens(afterSearch)
+  const payload = countTokens(result.content)
+  return {
+    id: catalog.id,
+    label: catalog.label,
+    query: catalog.query,
+    tools: baseline.tools.length,
+    withoutPlugin: { tokens: full },
+    withPlugin: {
+      toolSearchSchemaTokens: countTokens(JSON.stringify([toolSearch])),
+      initial: { offered: initial.tools.length, tokens: initialTokens, saved: full - initialTokens, savedPercent: percent(full - initialTokens, full) },
+      afterSearch: {
+        hits,
+        offered: afterSearch.tools.length,
+        toolsTokens: afterTools,
+        payloadTokens: payload,
+        tokens: afterTools + payload,
+        saved: full - afterTools - payload,
+        savedPercent: percent(full - afterTools - payload, full),
+      },
+    },
+  }
+}

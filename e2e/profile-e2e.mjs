@@ -1,0 +1,253 @@
+#!/usr/bin/env node
+// Profile E2E: dsh-tool-search inside the real `dsh` CLI.
+//
+// Installs DSH 0.1.0-rc.8 with pnpm, packs this plugin and the fixture plugin
+// (e2e/fixture-plugin: everyday tools that should be deferred), adds both to
+// the headless profile of a fresh DSH_HOME, and drives `dsh --profile
+// headless` against a scripted model on 127.0.0.1, in native and Code Mode.
+// Prints a JSON report and exits 1 if any check fails.
+//
+//   pnpm run e2e:profile [--baseline] [--mode native|code|both] [--tarball <tgz>]
+//                        [--out <dir>] [--timeout <seconds>] [--keep]
+//
+// --baseline  runs the same flows without this plugin: every fixture tool must
+//             then be offered up front (proves the fixture and model wiring).
+// --tarball   uses an already packed plugin (also env DSH_TOOL_SEARCH_TARBALL)
+//             instead of `pnpm pack` in the repo root.
+// --out       where the report, the recorded model requests and the
+//             persisted sessions go (also env DSH_E2E_ARTIFACTS; default a
+//             new temp folder).
+// --keep      keeps the scratch folder (DSH homes, tarballs) for debugging.
+// Env DSH_E2E_CACHE: folder to keep the DSH install in between runs.
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { DSH_VERSION, HMR_PATCH, installDsh } from './lib/dsh-install.mjs'
+import { startModelServer } from './lib/model-server.mjs'
+import { killAll, onInterrupt, run, runOk, tail } from './lib/processes.mjs'
+import { parseJson } from './lib/observe.mjs'
+import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, packPlugin, peerResolution, profileDir, profileOwnDshPackages, rowsLoading } from './lib/profile.mjs'
+import { Checks, summarizeRequests } from './lib/report.mjs'
+import { scenario } from './lib/scenarios.mjs'
+import { readSession, sessionFiles } from './lib/session-log.mjs'
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const FIXTURE_DIR = join(REPO, 'e2e', 'fixture-plugin')
+
+const { values: options } = parseArgs({
+  options: {
+    baseline: { type: 'boolean', default: false },
+    mode: { type: 'string', default: 'both' },
+    tarball: { type: 'string', default: process.env.DSH_TOOL_SEARCH_TARBALL },
+    out: { type: 'string', default: process.env.DSH_E2E_ARTIFACTS },
+    timeout: { type: 'string', default: '120' },
+    keep: { type: 'boolean', default: false },
+  },
+})
+const modes = options.mode === 'both' ? ['native', 'code'] : [options.mode]
+if (!modes.every((mode) => mode === 'native' || mode === 'code')) fail(`--mode must be native, code or both, not ${options.mode}`)
+const timeoutMs = Number(options.timeout) * 1000
+if (!(timeoutMs > 0)) fail(`--timeout must be a positive number of seconds, not ${options.timeout}`)
+
+// Scratch (DSH homes, tarballs, and the DSH install unless cached) is removed
+// at the end; artifacts (report, recorded requests) are kept.
+const root = mkdtempSync(join(tmpdir(), 'dsh-tool-search-e2e-'))
+const artifacts = options.out ? resolve(options.out) : mkdtempSync(join(tmpdir(), 'dsh-tool-search-e2e-artifacts-'))
+mkdirSync(artifacts, { recursive: true })
+const log = (message) => process.stderr.write(`[e2e] ${message}\n`)
+
+function cleanUp() {
+  killAll()
+  if (options.keep) log(`kept work folder ${root}`)
+  else rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+}
+
+onInterrupt(cleanUp, log)
+
+const report = {
+  ok: false,
+  variant: options.baseline ? 'baseline (fixture only, no dsh-tool-search)' : 'plugin',
+  node: process.version,
+  modes,
+}
+let exitCode = 1
+try {
+  exitCode = await main()
+} catch (error) {
+  report.error = error.message
+  log(`error: ${error.message}`)
+} finally {
+  const file = join(artifacts, 'profile-e2e-report.json')
+  writeFileSync(file, JSON.stringify(report, null, 2) + '\n')
+  process.stdout.write(JSON.stringify(report, null, 2) + '\n')
+  log(`report written to ${file}`)
+  cleanUp()
+}
+process.exit(exitCode)
+
+async function main() {
+  const started = performance.now()
+  const cache = process.env.DSH_E2E_CACHE
+  const dshDir = cache ? join(resolve(cache), `dsh-${DSH_VERSION}`) : join(root, 'dsh')
+  log(`installing DSH ${DSH_VERSION} in ${dshDir}`)
+  const dsh = await installDsh(dshDir)
+  const { stdout: version } = await runOk(dsh.bin, ['--version'])
+  const { stdout: pnpmVersion } = await runOk('pnpm', ['--version'])
+  report.dsh = { version: version.trim(), dir: dsh.dir, reusedCache: dsh.reused, installMs: dsh.ms }
+  report.pnpm = pnpmVersion.trim()
+  if (report.dsh.version !== DSH_VERSION) throw new Error(`installed dsh reports ${report.dsh.version}, expected ${DSH_VERSION}`)
+
+  const hmrPatch = join(root, 'hmr-on.yml')
+  writeFileSync(hmrPatch, HMR_PATCH)
+  const packs = join(root, 'packs')
+  mkdirSync(packs)
+  const fixture = await pack(FIXTURE_DIR, packs)
+  const plugin = options.baseline ? undefined : await packPlugin(REPO, packs, options.tarball && resolve(options.tarball))
+  report.fixture = { name: fixture.name, tarball: fixture.tarball }
+  if (plugin) report.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball, files: plugin.files, native: plugin.native }
+
+  report.runs = []
+  for (const mode of modes) {
+    log(`running ${mode} mode`)
+    const result = await runMode(mode, { dsh, hmrPatch, fixture, plugin })
+    report.runs.push(result)
+    const counts = result.modelRequests.map((request) => request.sdk ? `${request.toolCount} (SDK ${request.sdk.declaredCount})` : request.toolCount)
+    log(`${mode}: ${result.checks.filter((check) => check.pass).length}/${result.checks.length} checks passed in ${result.seconds} s; tools offered per request: ${counts.join(', ') || 'none'}`)
+    if (result.dsh.timedOut) log(`${mode}: dsh timed out after ${options.timeout} s`)
+    else if (result.dsh.exitCode !== 0) log(`${mode}: dsh exited ${result.dsh.exitCode}:\n${withoutStackFrames(result.dsh.stderr)}`)
+  }
+  report.seconds = Math.round(performance.now() - started) / 1000
+  const failed = report.runs.flatMap((entry) => entry.checks.filter((check) => !check.pass).map((check) => `${entry.mode}: ${check.name}`))
+  report.ok = failed.length === 0
+  report.failed = failed
+  for (const name of failed) log(`FAILED ${name}`)
+  log(report.ok ? `all ${report.runs.reduce((n, entry) => n + entry.checks.length, 0)} checks passed` : `${failed.length} check(s) failed`)
+  return report.ok ? 0 : 1
+}
+
+/** One fresh DSH_HOME, one dsh run against the scripted model, and its checks. */
+async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
+  const started = performance.now()
+  const home = join(root, `home-${mode}`)
+  const workdir = join(root, `work-${mode}`)
+  mkdirSync(workdir, { recursive: true })
+  const env = { ...process.env, DSH_HOME: home, DSH_TELEMETRY_DISABLED: '1' }
+  delete env.DSH_TOOLS_MODE
+  const checks = new Checks()
+
+  const installed = await installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, checks)
+  const nonce = `nonce-${randomUUID()}`
+  const fixtureLog = join(root, `fixture-calls-${mode}.jsonl`)
+  const { model, check } = scenario({ mode, withPlugin: Boolean(plugin) })
+  const server = await startModelServer(model)
+  let dshRun
+  try {
+    dshRun = await run(dsh.bin, ['--profile', PROFILE, '--patch', hmrPatch, 'What will the weather be like in Paris?'], {
+      cwd: workdir,
+      timeoutMs,
+      env: {
+        ...env,
+        ...(mode === 'code' && { DSH_TOOLS_MODE: 'code' }),
+        DEEPSEEK_BASE_URL: server.baseUrl,
+        DEEPSEEK_API_KEY: 'scripted-model-needs-no-key',
+        DSH_E2E_FIXTURE_LOG: fixtureLog,
+        DSH_E2E_FIXTURE_NONCE: nonce,
+      },
+    })
+  } finally {
+    await server.close()
+  }
+
+  const observed = {
+    dsh: dshRun,
+    requests: server.agentRequests,
+    failures: server.failures,
+    nonce,
+    fixtureCalls: existsSync(fixtureLog) ? readFileSync(fixtureLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [],
+  }
+  try {
+    check(observed, checks)
+  } catch (error) {
+    // A harness bug must not hide the run's evidence: report it as a failed check.
+    checks.add('the checks evaluated without error', false, { observed: error.stack })
+  }
+  writeFileSync(join(artifacts, `requests-${mode}.json`), JSON.stringify({ agent: server.agentRequests, title: server.titleRequests }, null, 2))
+  // The session as DSH persisted it, for reading the run afterwards (e2e/demo.mjs does).
+  const sessions = sessionFiles(home).map(readSession)
+  writeFileSync(join(artifacts, `session-${mode}.jsonl`), sessions.flat().map((event) => JSON.stringify(event)).join('\n') + '\n')
+  return {
+    mode,
+    ok: checks.failed.length === 0,
+    seconds: Math.round(performance.now() - started) / 1000,
+    profile: { bundles: installed.bundles, addMs: installed.ms },
+    dsh: { exitCode: dshRun.code, timedOut: dshRun.timedOut, ms: dshRun.ms, stdout: tail(dshRun.stdout, 10), stderr: tail(dshRun.stderr, 40) },
+    modelRequests: summarizeRequests(server.agentRequests, server.replies),
+    titleRequests: server.titleRequests.length,
+    fixtureCalls: observed.fixtureCalls,
+    checks: checks.list,
+  }
+}
+
+/**
+ * `dsh plugin add` the tarballs into the fresh profile, then check that the
+ * profile mounts them by bare name, that the plugin imports from there, and
+ * where its @deepseek-ai imports resolve.
+ */
+async function installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, checks) {
+  const installed = await installIntoProfile(dsh, env, [fixture, plugin].filter(Boolean))
+  for (const pkg of [fixture, plugin].filter(Boolean)) {
+    checks.add(`the profile lists ${pkg.name} as a bundle`, installed.bundles.includes(pkg.name), { observed: installed.bundles })
+    const rows = await rowsLoading(dsh, env, pkg.name, hmrPatch)
+    checks.add(`the composed profile mounts ${pkg.name} by its bare package name`, rows.length > 0, { observed: rows })
+  }
+  if (plugin?.native.name) {
+    const native = nativeInstall(env, plugin.name, plugin.native.name)
+    checks.add(`the plugin names ${plugin.native.name} in optionalDependencies at its own version`, native.optionalRange === plugin.version, {
+      expected: plugin.version, observed: native.optionalRange,
+    })
+    checks.add(`${plugin.native.name} is installed in the profile with its binary`, native.installed && native.binaries.length === 1, {
+      observed: native.installed ? native.binaries : 'not installed',
+    })
+    checks.add(`${plugin.native.name} came through the plugin's optionalDependencies, not as a profile dependency`, native.installed && !native.listedByProfile, {
+      observed: native.listedByProfile ? 'listed in the profile package.json' : 'not listed',
+    })
+    checks.add('the installed plugin carries no binary of its own', native.pluginOwnBinaries.length === 0, { observed: native.pluginOwnBinaries })
+  }
+  if (plugin) {
+    const imported = await importFromProfile(env, plugin.name)
+    checks.add(`${plugin.name} imports by its bare name from the profile`, imported.ok, { observed: imported.ok ? 'loaded' : imported.error })
+    if (!imported.ok) log(`${mode}: ${plugin.name} does not import from the profile:\n${imported.error.split('\n').slice(0, 12).join('\n')}`)
+    // The command line ships as plain JavaScript beside the built dist/ it reads its rules from.
+    const cli = await run(process.execPath, [join(profileDir(env), 'node_modules', plugin.name, 'bin', 'dsh-tool-search.js'), 'search', 'create a github issue', '-n', '1', '--json'], { env })
+    const found = cli.code === 0 ? parseJson(cli.stdout)?.tools?.[0]?.name : undefined
+    checks.add('the installed package\'s command line ranks its default catalog', found === 'mcp__github__create_issue', {
+      observed: found ?? tail(cli.stderr || cli.stdout, 10),
+    })
+    const peers = peerResolution(env, plugin.name, dsh.dir)
+    report.peerResolution ??= { profileOwnDshPackages: profileOwnDshPackages(env), peers }
+    // Packages DSH shares as peers must be DSH's own instance: a dependency
+    // would install a second copy beside it, and an undeclared import works
+    // only through dsh's fallback folder.
+    const sharedPeers = peers.filter((peer) => peer.sharedByDsh)
+    checks.add('the DSH packages the plugin uses resolve to the DSH installation\'s own copies', sharedPeers.every((peer) => peer.fromDshInstall), {
+      observed: sharedPeers.filter((peer) => !peer.fromDshInstall),
+    })
+    checks.add('the plugin declares the DSH packages it uses as peer dependencies', sharedPeers.every((peer) => peer.declaredIn === 'peerDependencies'), {
+      observed: sharedPeers.filter((peer) => peer.declaredIn !== 'peerDependencies').map((peer) => `${peer.name}: ${peer.declaredIn}`),
+    })
+  }
+  return installed
+}
+
+/** An error report's messages without its stack frames, to show why dsh stopped. */
+function withoutStackFrames(text) {
+  return text.split('\n').filter((line) => !/^\s+at /.test(line)).slice(0, 15).join('\n')
+}
+
+function fail(message) {
+  process.stderr.write(`profile-e2e: ${message}\n`)
+  process.exit(2)
+}

@@ -1,0 +1,163 @@
+/**
+ * The rules the plugin host, the web card and the command line share: names, limits, the order
+ * names sort in, the catalog route's wire shape and the settings section's fields.
+ *
+ * Dependency-free by design (nothing but type-only imports): the browser bundle imports it from
+ * source, the host from source, and the plain-JavaScript command line from the built
+ * `dist/contract.js`. A rule written here once cannot drift between the three.
+ */
+
+/** The one tool this plugin adds; it is always offered and can never be blocked. */
+export const TOOL_SEARCH_NAME = 'tool_search'
+
+/** The settings namespace the plugin owns (`tool-search:` in `$DSH_HOME/settings.yaml`). */
+export const SETTINGS_NAMESPACE = 'tool-search'
+
+/** Longest query, in characters (code points) after trimming; the native index enforces the same bound. */
+export const MAX_QUERY_CHARS = 4096
+
+/** Fewest results a single search may ask for. */
+export const MIN_LIMIT = 1
+/** Most results a single search may ask for (and the largest configurable default). */
+export const MAX_LIMIT = 20
+
+/**
+ * The order every list of tool names is kept in: JavaScript's string order (by UTF-16 code unit),
+ * so the result never depends on the machine's locale. Tool names are identifiers; for them it is
+ * code-point order, which it differs from only where a name mixes characters beyond U+FFFF with
+ * ones from U+E000 to U+FFFF.
+ */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+/** Whether two name lists hold the same names in the same order. */
+export function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, i) => name === b[i])
+}
+
+// ---- The catalog route: `GET /tool-search/catalog[?filter=text]` --------------------------------
+
+/** Where the route is mounted on DSH's web server. */
+export const CATALOG_ROUTE_PATH = '/tool-search/catalog'
+
+/** Most rows one response carries. */
+export const CATALOG_MAX_ROWS = 500
+
+/** Descriptions are cut to this many characters: the table shows one line of each. */
+export const CATALOG_DESCRIPTION_CHARS = 160
+
+/** Longest `filter` the route accepts; a tool name is at most 64 characters. */
+export const CATALOG_MAX_FILTER_CHARS = 200
+
+/**
+ * Longest tool name the catalog lists. DSH accepts any name, but no model API takes one over 64
+ * characters; a longer one is left out (counted in `total`, so `truncated` says so) rather than
+ * cut, since the page sets policies by exact name.
+ */
+export const CATALOG_MAX_NAME_CHARS = 256
+
+/** Why a tool is or is not offered before any search, in precedence order. */
+export type StandingPolicy =
+  | 'search' // tool_search itself: always offered
+  | 'never' // neverSearch: hidden and unsearchable, wins over everything below
+  | 'core' // the default core set
+  | 'always' // alwaysVisible
+  | 'deferred' // registered and searchable, offered once a search finds it
+
+/** One registered tool, as the settings page lists it. */
+export interface CatalogRow {
+  readonly name: string
+  readonly description: string
+  /** The rule that decides its visibility before any search. */
+  readonly policy: StandingPolicy
+  /** How many attached Agents have selected it with tool_search. */
+  readonly selectedBy: number
+}
+
+/** The response body of a successful catalog request. */
+export interface CatalogResponse {
+  readonly schemaVersion: 1
+  /** Live Agents the plugin tracks (the denominator of `selectedBy`). */
+  readonly agents: number
+  /** Tools matching the filter, before the row cap. */
+  readonly total: number
+  /** Whether `tools` stops short of `total`. */
+  readonly truncated: boolean
+  readonly tools: readonly CatalogRow[]
+}
+
+// ---- The settings section -------------------------------------------------------------------
+
+/** A whole-number setting from `min` to `max`. */
+export interface NumberSetting {
+  readonly kind: 'number'
+  readonly default: number
+  readonly min: number
+  readonly max: number
+  /** The schema's description (DSH shows it beside the raw setting). */
+  readonly description: string
+}
+
+/** A list of exact tool names, trimmed, de-duplicated and kept in {@link compareNames} order. */
+export interface NamesSetting {
+  readonly kind: 'names'
+  readonly default: readonly string[]
+  readonly description: string
+}
+
+export type SettingField = NumberSetting | NamesSetting
+
+/**
+ * Every field of the `tool-search` section. The host's schema (config.ts) and normalization, the
+ * card's controls and the command line's defaults are all read from here; the card shows the
+ * number fields in this order.
+ */
+export const SETTINGS = {
+  /** Results `tool_search` returns when the model omits `limit`. */
+  defaultLimit: {
+    kind: 'number',
+    default: 5,
+    min: MIN_LIMIT,
+    max: MAX_LIMIT,
+    description: 'Tools returned by one tool_search call when the model does not pass a limit (1-20).',
+  },
+  /** Exact tool names offered on every request even though they are not core tools. */
+  alwaysVisible: {
+    kind: 'names',
+    default: [],
+    description: 'Exact tool names always offered to the model, in addition to the core tools.',
+  },
+  /** Exact tool names never offered and never searchable; wins over every other list. */
+  neverSearch: {
+    kind: 'names',
+    default: [],
+    description: 'Exact tool names never offered and never found by tool_search. Wins over always-visible.',
+  },
+} as const satisfies Record<string, SettingField>
+
+export type SettingKey = keyof typeof SETTINGS
+
+/** The keys of the fields of one kind. */
+export type KeyOfKind<Kind extends SettingField['kind']> = {
+  [K in SettingKey]: (typeof SETTINGS)[K]['kind'] extends Kind ? K : never
+}[SettingKey]
+
+export type NumberKey = KeyOfKind<'number'>
+export type NamesKey = KeyOfKind<'names'>
+
+/** The whole section with every field present, as the schema resolves it. */
+export type SettingsSection = {
+  readonly [K in SettingKey]: (typeof SETTINGS)[K] extends NumberSetting ? number : readonly string[]
+}
+
+/** Every field, in {@link SETTINGS} order. */
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[]
+
+/** The number fields, in {@link SETTINGS} order. */
+export const NUMBER_SETTINGS = SETTING_KEYS.filter((key): key is NumberKey => SETTINGS[key].kind === 'number')
+
+/** Whether `value` is a whole number within the field's bounds. */
+export function inBounds(field: NumberSetting, value: number): boolean {
+  return Number.isSafeInteger(value) && value >= field.min && value <= field.max
+}
