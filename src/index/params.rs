@@ -39,6 +39,14 @@ pub struct Params {
     pub fusion_pair: f64,
     /// How deep each ranking taking part in a fusion is read.
     pub fusion_depth: usize,
+    /// Share of the semantic similarity in a hybrid index's score (the lexical score has the
+    /// rest); 0 turns the semantic signal off.
+    pub semantic_weight: f64,
+    /// For a compound query, the share of the whole query's similarity in a tool's similarity
+    /// (the rest is its best similarity to one of the requests).
+    pub semantic_whole: f64,
+    /// Least similarity (cosine) at which a tool no query word matches joins the ranking.
+    pub semantic_floor: f64,
 }
 
 impl Default for Params {
@@ -54,6 +62,9 @@ impl Default for Params {
             fusion_whole: 1.5,
             fusion_pair: 0.2,
             fusion_depth: 20,
+            semantic_weight: 0.5,
+            semantic_whole: 0.5,
+            semantic_floor: 0.0,
         }
     }
 }

@@ -10,11 +10,12 @@
 mod explain;
 mod expansion;
 mod fusion;
+mod hybrid;
 mod query;
 mod scores;
 mod value_words;
 
-pub use explain::{Explanation, MissingTerm, TermMatch};
+pub use explain::{Explanation, MissingTerm, SemanticPart, TermMatch};
 pub use expansion::Match;
 pub use query::{requests, Query};
 
@@ -74,16 +75,31 @@ impl<'i> Searcher<'i> {
     }
 
     /// The score every matching document is ranked by, before mentions lift the tools a query
-    /// names. This is where a ranked query's signals meet: today the lexical one alone, BM25F of
-    /// the whole query or, for a compound query, the fusion of its requests' rankings. Another
-    /// signal belongs here, combined with these scores before the order is fixed.
+    /// names. This is where a ranked query's signals meet: the lexical one (BM25F of the whole
+    /// query or, for a compound query, the fusion of its requests' rankings) and, in a hybrid
+    /// index, the semantic similarity blended with it (see `hybrid`).
     fn ranking_scores(&self, text: &str, required: &[String]) -> Scores {
         let requests = query::requests(text);
-        if self.fuses_requests(&requests) {
-            self.fused(text, &requests, required)
+        let lexical = self.lexical_scores(text, &requests, required);
+        match self.blend(text, &requests, &lexical) {
+            Some(blend) => blend.fuse(&lexical, required),
+            None => lexical,
+        }
+    }
+
+    fn lexical_scores(&self, text: &str, requests: &[&str], required: &[String]) -> Scores {
+        if self.fuses_requests(requests) {
+            self.fused(text, requests, required)
         } else {
             self.scores(text, required)
         }
+    }
+
+    /// The semantic side of a query in a hybrid index; `None` in a lexical one, or when the
+    /// query has no word the model knows.
+    fn blend(&self, text: &str, requests: &[&str], lexical: &Scores) -> Option<hybrid::Blend> {
+        let (model, vectors) = self.index.semantic().filter(|_| self.index.params().semantic_weight > 0.0)?;
+        hybrid::Blend::new(self.index, model, vectors, text, requests, lexical)
     }
 
     /// Whether `text` is read as several requests whose rankings are fused.
