@@ -773,9 +773,10 @@ if (
   }
 }
 
-const { ToolIndex, readCatalog, selectionFromEvents, selectionFromPayload } = nativeBinding
+const { ToolIndex, readCatalog, selectionFromEvents, selectionFromPayload, setModelPath } = nativeBinding
 export { ToolIndex }
 export { readCatalog }
 export { selectionFromEvents }
 export { selectionFromPayload }
+export { setModelPath }
 export const __napiBindingTarget = __napiLoadedBindingTarget
