@@ -27,16 +27,11 @@ pub struct Params {
     pub prefix_weight: f64,
     /// Shortest word (in bytes) that takes part in prefix matching; shorter ones match too much.
     pub prefix_min: usize,
-    /// Weight of the word for the kind of value a query word names ("currency" for "yen"; see
-    /// `search/value_words.rs`). 0 turns it off.
-    pub value_weight: f64,
     /// Reciprocal-rank fusion constant for a query of several requests (0: no fusion). Small,
     /// so each request's best tool ranks near the top.
     pub fusion_k: f64,
     /// Weight of the whole query's ranking in the fusion (each single request's weighs 1).
     pub fusion_whole: f64,
-    /// Weight of the ranking of each pair of neighbouring requests in the fusion (0: none).
-    pub fusion_pair: f64,
     /// How deep each ranking taking part in a fusion is read.
     pub fusion_depth: usize,
     /// Share of the semantic similarity in a hybrid index's score (the lexical score has the
@@ -57,10 +52,8 @@ impl Default for Params {
             b: [1.0, 0.75, 0.5, 1.0],
             prefix_weight: 0.3,
             prefix_min: 4,
-            value_weight: 1.0,
             fusion_k: 1.0,
             fusion_whole: 1.5,
-            fusion_pair: 0.2,
             fusion_depth: 20,
             semantic_weight: 0.5,
             semantic_whole: 0.5,

@@ -56,8 +56,7 @@ pub struct TermExplanation {
     /// The folded query text it came from.
     pub query_word: String,
     /// "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-    /// identifier), "gram" (a CJK piece) or "value" (the kind of value a query word names,
-    /// "currency" for "yen").
+    /// identifier) or "gram" (a CJK piece).
     pub kind: String,
     pub idf: f64,
     /// Its part of the score.
@@ -85,7 +84,6 @@ impl From<crate::Explanation<'_>> for Explanation {
                     Match::Related => "related",
                     Match::Whole => "whole",
                     Match::Gram => "gram",
-                    Match::Value => "value",
                 }
                 .to_string(),
                 term: t.term,
