@@ -85,6 +85,11 @@ export interface CatalogResponse {
   /** Whether `tools` stops short of `total`. */
   readonly truncated: boolean
   readonly tools: readonly CatalogRow[]
+  /**
+   * Present while `tool_search` is off, so every tool is offered: the plugin's logged reason (its
+   * native core did not load, or another plugin owns the name).
+   */
+  readonly searchUnavailable?: string
 }
 
 // ---- The settings section -------------------------------------------------------------------
