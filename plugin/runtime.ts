@@ -57,8 +57,8 @@ export class ToolSearchRuntime {
   constructor(private readonly ctx: Context, private readonly settings: LiveSettings, core: NativeLoad) {
     this.policy = new VisibilityPolicy(settings.current, DEFAULT_CORE_TOOLS)
     if (core.error !== undefined) {
-      this.unavailable = `tool_search is off and every tool stays offered: ${core.error}`
-      report(ctx, this.unavailable)
+      this.unavailable = core.error
+      report(ctx, `${TOOL_SEARCH_NAME} is off and every tool stays offered: ${core.error}`)
       settings.onChange((next) => { this.policy = new VisibilityPolicy(next, DEFAULT_CORE_TOOLS) })
       return
     }
@@ -125,8 +125,8 @@ export class ToolSearchRuntime {
     } catch (error) {
       // Said once per outage, not on every settings change that retries.
       const reported = this.unavailable !== undefined
-      this.unavailable = `cannot register ${TOOL_SEARCH_NAME} (${message(error)}); every tool stays offered until it can`
-      if (!reported) report(this.ctx, this.unavailable)
+      this.unavailable = `cannot register ${TOOL_SEARCH_NAME} (${message(error)})`
+      if (!reported) report(this.ctx, `${this.unavailable}; every tool stays offered until it can`)
     }
   }
 

@@ -29,8 +29,8 @@ export interface ToolSearchView {
   /** Every Agent the plugin tracks, in attach order. */
   agents(): AgentRow[]
   /**
-   * Why `tool_search` is not offered (every tool then is), as logged: the native core did not load,
-   * or another plugin owns the name. Undefined while it is offered.
+   * Why `tool_search` is not offered (every tool then is): the native core did not load, or another
+   * plugin owns the name, worded as in the error logged. Undefined while it is offered.
    */
   unavailable(): string | undefined
 }

@@ -59,6 +59,7 @@ describe('without its native core', () => {
     expect(harness.model.toolNames()).not.toContain('tool_search')
     expect(harness.errors.filter(line => line.includes('native search core'))).toHaveLength(1)
     const view = harness.ctx.toolSearch
+    expect(view.unavailable()).toMatch(/^the native search core did not load: /)
     expect(view.unavailable()).toContain(PLATFORM_PACKAGE)
     expect(view.settings().neverSearch).toEqual(['web_search'])
     expect(view.catalog().find(row => row.name === 'web_search')?.policy).toBe('never')

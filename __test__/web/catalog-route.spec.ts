@@ -158,7 +158,7 @@ describe('GET /tool-search/catalog', () => {
   it('says why tool_search is off, and only then: no native core, or another plugin owning the name', async () => {
     harness = await createHarness({ core: await missingCore() })
     const missing = await catalog(await serve(harness))
-    expect(missing.searchUnavailable).toContain(`the native search core did not load: this machine is `)
+    expect(missing.searchUnavailable).toMatch(/^the native search core did not load: this machine is /)
     expect(missing.searchUnavailable).toContain(PLATFORM_PACKAGE)
     expect(missing.tools.find(row => row.name === 'web_search')?.policy).toBe('deferred')
     await harness.close()
@@ -167,7 +167,7 @@ describe('GET /tool-search/catalog', () => {
     const foreign = harness.ctx.tools.register(fixtureTool({ name: 'tool_search', description: 'Someone else\'s search.' }))
     await harness.ctx.plugin(await import('../../plugin/index.ts'), {})
     const port = await serve(harness)
-    expect((await catalog(port)).searchUnavailable).toMatch(/^cannot register tool_search \(.+\); every tool stays offered until it can$/)
+    expect((await catalog(port)).searchUnavailable).toMatch(/^cannot register tool_search \(.+\)$/)
     foreign()
     await macrotask()
     expect((await catalog(port)).searchUnavailable).toBeUndefined()
