@@ -16,6 +16,13 @@ export const SETTINGS_NAMESPACE = 'tool-search'
 /** Longest query, in characters (code points) after trimming; the native index enforces the same bound. */
 export const MAX_QUERY_CHARS = 4096
 
+/**
+ * Longest tool name, in UTF-8 bytes, the native index takes where it is handed names (an exclude
+ * list); src/limits.rs holds the same bound. A catalog may hold longer names, and searches return
+ * them, but they cannot be excluded.
+ */
+export const MAX_NAME_BYTES = 1024
+
 /** Fewest results a single search may ask for. */
 export const MIN_LIMIT = 1
 /** Most results a single search may ask for (and the largest configurable default). */

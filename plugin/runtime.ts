@@ -10,7 +10,7 @@ import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
 import { AgentState, type AgentCatalog, type RegisteredTools } from './agent-state.ts'
 import { IndexCache, buildCorpus } from './catalog.ts'
-import { TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
+import { MAX_NAME_BYTES, TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
 import type { NativeLoad, SearchHit } from './native.ts'
 import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
@@ -228,8 +228,11 @@ export class ToolSearchRuntime {
     if (state !== undefined) state.catalog = catalog
     // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
     // name match first even when it is excluded, so asking for an available tool by name confirms
-    // it instead of suggesting it is missing.
+    // it instead of suggesting it is missing. A name longer than the index takes in an exclude
+    // list (another plugin may register one, and a search may select it) stays out of the list:
+    // it may then come back although offered, which costs a result slot instead of every search.
     const exclude = this.policy.offered(registered.names, state?.selected ?? NOTHING_SELECTED)
+      .filter(name => Buffer.byteLength(name) <= MAX_NAME_BYTES)
     return catalog.index.search(query, limit, { exclude })
   }
 
