@@ -16,6 +16,13 @@ export const SETTINGS_NAMESPACE = 'tool-search'
 /** Longest query, in characters (code points) after trimming; the native index enforces the same bound. */
 export const MAX_QUERY_CHARS = 4096
 
+/**
+ * Longest tool name, in UTF-8 bytes, the native index takes where it is handed names (an exclude
+ * list); src/limits.rs holds the same bound. A catalog may hold longer names, and searches return
+ * them, but they cannot be excluded.
+ */
+export const MAX_NAME_BYTES = 1024
+
 /** Fewest results a single search may ask for. */
 export const MIN_LIMIT = 1
 /** Most results a single search may ask for (and the largest configurable default). */
@@ -85,6 +92,11 @@ export interface CatalogResponse {
   /** Whether `tools` stops short of `total`. */
   readonly truncated: boolean
   readonly tools: readonly CatalogRow[]
+  /**
+   * Present while `tool_search` is off, so every tool is offered: the plugin's logged reason (its
+   * native core did not load, or another plugin owns the name).
+   */
+  readonly searchUnavailable?: string
 }
 
 // ---- The settings section -------------------------------------------------------------------

@@ -10,9 +10,9 @@ import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
 import { AgentState, type AgentCatalog, type RegisteredTools } from './agent-state.ts'
 import { IndexCache, buildCorpus } from './catalog.ts'
-import { TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
+import { MAX_NAME_BYTES, TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
-import type { SearchHit } from './native.ts'
+import type { NativeLoad, SearchHit } from './native.ts'
 import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
 import { replaySelection, resultSelection } from './selection.ts'
 import { codeLanguage, renderOfferedSdk } from './sdk.ts'
@@ -43,19 +43,30 @@ export class ToolSearchRuntime {
   private readonly reported = new Set<string>()
   private unregisterTool: (() => void) | undefined
   /**
-   * Whether our `tool_search` is registered. Another plugin may own the name; hiding tools would
-   * then strand them behind a search the model cannot make, so every tool stays offered.
-   * Starts true so that the first failure is reported.
+   * Why our `tool_search` is not registered, or undefined while it is. Another plugin may own the
+   * name, or the native core may be missing; hiding tools would then strand them behind a search
+   * the model cannot make, so every tool stays offered. Starts undefined so that the first
+   * failure is reported.
    */
-  private searchable = true
+  private unavailable: string | undefined
 
-  constructor(private readonly ctx: Context, private readonly settings: LiveSettings) {
+  /**
+   * @param core - how the native core loaded. Without one the plugin steps aside for good: it
+   *   says why once, registers nothing and filters nothing, and only its view stays live.
+   */
+  constructor(private readonly ctx: Context, private readonly settings: LiveSettings, core: NativeLoad) {
     this.policy = new VisibilityPolicy(settings.current, DEFAULT_CORE_TOOLS)
+    if (core.error !== undefined) {
+      this.unavailable = core.error
+      report(ctx, `${TOOL_SEARCH_NAME} is off and every tool stays offered: ${core.error}`)
+      settings.onChange((next) => { this.policy = new VisibilityPolicy(next, DEFAULT_CORE_TOOLS) })
+      return
+    }
     const invalidate = (): void => { this.generation += 1 }
     ctx.on('tools/change', () => {
       invalidate()
       // The plugin that held the name may have let it go.
-      if (!this.searchable) this.registerTool()
+      if (this.unavailable !== undefined) this.registerTool()
     })
     ctx.on('system-prompt/change', invalidate)
     settings.onChange((next, prev) => {
@@ -96,6 +107,7 @@ export class ToolSearchRuntime {
         .sort((a, b) => compareNames(a.name, b.name))
     },
     agents: () => [...this.attached].map(([agent, { state }]) => ({ id: agent.id, selected: state.selected.size })),
+    unavailable: () => this.unavailable,
   }
 
   /**
@@ -109,13 +121,12 @@ export class ToolSearchRuntime {
     const tool = createToolSearchTool(this.settings.current.defaultLimit, request => this.search(request))
     try {
       this.unregisterTool = this.ctx.tools.register(tool)
-      this.searchable = true
+      this.unavailable = undefined
     } catch (error) {
       // Said once per outage, not on every settings change that retries.
-      if (this.searchable) {
-        this.ctx.logger.error(`dsh-tool-search: cannot register ${TOOL_SEARCH_NAME} (${message(error)}); every tool stays offered until it can`)
-      }
-      this.searchable = false
+      const reported = this.unavailable !== undefined
+      this.unavailable = `cannot register ${TOOL_SEARCH_NAME} (${message(error)})`
+      if (!reported) report(this.ctx, `${this.unavailable}; every tool stays offered until it can`)
     }
   }
 
@@ -168,7 +179,7 @@ export class ToolSearchRuntime {
   }
 
   private filter(agent: Agent, state: AgentState, assembly: PromptAssembly): PromptAssembly {
-    if (!this.searchable) return assembly
+    if (this.unavailable !== undefined) return assembly
     // With an SDK section (code/both) the registry is read directly: under `code` the assembly
     // lists only `run_code`. Otherwise the assembly's own list is the scope's registered set.
     const sdk = hasSdkSection(assembly)
@@ -217,8 +228,11 @@ export class ToolSearchRuntime {
     if (state !== undefined) state.catalog = catalog
     // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
     // name match first even when it is excluded, so asking for an available tool by name confirms
-    // it instead of suggesting it is missing.
+    // it instead of suggesting it is missing. A name longer than the index takes in an exclude
+    // list (another plugin may register one, and a search may select it) stays out of the list:
+    // it may then come back although offered, which costs a result slot instead of every search.
     const exclude = this.policy.offered(registered.names, state?.selected ?? NOTHING_SELECTED)
+      .filter(name => Buffer.byteLength(name) <= MAX_NAME_BYTES)
     return catalog.index.search(query, limit, { exclude })
   }
 
@@ -246,6 +260,17 @@ export class ToolSearchRuntime {
   private *corpusKeysInUse(): Iterable<string> {
     for (const { state } of this.attached.values()) if (state.catalog !== undefined) yield state.catalog.key
   }
+}
+
+/**
+ * Say why the plugin stepped aside where the user sees it: DSH's log, which rc.8 keeps in memory
+ * in every profile, and standard error, which headless and web print to the terminal (standard
+ * output carries headless answers and the ACP protocol, so it stays clean).
+ */
+function report(ctx: Context, problem: string): void {
+  const line = `dsh-tool-search: ${problem}`
+  ctx.logger.error(line)
+  process.stderr.write(`${line}\n`)
 }
 
 function message(error: unknown): string {

@@ -14,7 +14,9 @@ import { SettingsWriter } from '../../plugin/client/settings-writer.ts'
 import { ToolSearchCard } from '../../plugin/client/ToolSearchCard.tsx'
 import type { Config } from '../../plugin/config.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
+import type { NativeLoad } from '../../plugin/native.ts'
 import { createHarness, type Harness } from '../support/harness.ts'
+import { PLATFORM_PACKAGE, missingCore } from '../support/missing-core.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { bindInjectFace } from './support/inject-face.ts'
 import { SettingsTransport } from './support/settings-transport.ts'
@@ -42,8 +44,8 @@ interface Mounted {
   readonly transport: SettingsTransport
 }
 
-async function mount({ plugin = {}, access = 'write', pollMs = 60_000 }: { plugin?: Partial<Config>; access?: 'write' | 'read' | 'memory'; pollMs?: number } = {}): Promise<Mounted> {
-  const h = harness = await createHarness({ settings: true, plugin })
+async function mount({ plugin = {}, access = 'write', pollMs = 60_000, core }: { plugin?: Partial<Config>; access?: 'write' | 'read' | 'memory'; pollMs?: number; core?: NativeLoad } = {}): Promise<Mounted> {
+  const h = harness = await createHarness({ settings: true, plugin, ...core === undefined ? {} : { core } })
   await h.ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 })
   const transport = new SettingsTransport(h.ctx, NS, access)
   const scope = transport.scope()
@@ -285,5 +287,21 @@ describe('the Tool Search card', () => {
   it('is absent where the settings are not served to this page (a remote browser)', async () => {
     await mount({ access: 'memory' })
     expect(screen.queryByRole('button', { name: /Tool Search/ })).toBeNull()
+  })
+
+  it('says tool_search is off, in the host\'s words naming the package to install, and still edits the lists', async () => {
+    await mount({ core: await missingCore() })
+    await open()
+    const alert = screen.getAllByRole('alert').find(element => element.textContent !== '')
+    expect(alert?.textContent).toMatch(/^tool_search is off, so the model is offered every tool\.the native search core did not load: this machine is /)
+    expect(alert?.textContent).toContain(PLATFORM_PACKAGE)
+    fireEvent.change(policySelect('web_search'), { target: { value: 'always' } })
+    await waitFor(() => { expect(shownPolicy('web_search')).toBe('always') })
+  })
+
+  it('shows no such notice while tool_search works', async () => {
+    await mount()
+    await open()
+    expect(screen.queryByText(/tool_search is off/)).toBeNull()
   })
 })

@@ -52,8 +52,15 @@ function CardBody({ t, actions, state }: { t: Translate; actions: ToolSearchCard
   const disabled = !state.writable
   const suggestions = useId()
   const names = state.catalog.response?.tools.map(row => row.name) ?? []
+  const unavailable = state.catalog.response?.searchUnavailable
   return (
     <>
+      {unavailable === undefined ? null : (
+        // The host's own words (they name the package to install); the lists still apply once it is back.
+        <div className="dts-failure" role="alert">
+          <p>{t('searchOff')}<span className="dts-detail">{unavailable}</span></p>
+        </div>
+      )}
       {disabled ? <p className="dts-note" role="status">{t('readOnly')}</p> : null}
       <FailureNotice t={t} state={state} onDismiss={actions.dismissFailure} />
       {NUMBER_SETTINGS.map(field => (
