@@ -1,6 +1,7 @@
 // The benchmark's tables, rendered from docs/benchmark-results.json alone, as Markdown. The same
 // text is printed by `pnpm benchmark` and kept in the README between the benchmark markers, so
 // the README can always be regenerated from the JSON and checked against it.
+import { costLines } from './cost-report.mjs'
 
 /**
  * The parsed docs/benchmark-results.json: the shape benchmark.mjs writes, named after the
@@ -9,6 +10,7 @@
  * @property {{node: string, dsh: string, tokenizer: string}} versions
  * @property {{cpu: string, cores: number, os: string, loadAverage: {start: number[], end: number[]}}} machine
  * @property {{toolSearchSchemaTokens: number, rows: (Omit<TokenRow, 'withPlugin'> & {withPlugin: Omit<TokenRow['withPlugin'], 'toolSearchSchemaTokens'>})[]}} tokens
+ * @property {import('./cost-report.mjs').CostResults} cost
  * @property {ReturnType<typeof import('../eval.mjs').runEval>} eval
  * @property {{rows: Awaited<ReturnType<typeof import('../speed/speed.mjs').speedRow>>[]}} speed
  * @property {{rows: ReturnType<typeof import('../speed/memory.mjs').memoryRow>[]}} memory
@@ -32,6 +34,7 @@ export function renderReport(results) {
       + '`pnpm run benchmark:check` fails when this section and the JSON disagree._',
     '',
     ...tokensSection(results),
+    ...costLines(results.cost),
     ...evalSection(results),
     ...speedSection(results),
     ...memorySection(results),
