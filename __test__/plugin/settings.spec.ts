@@ -46,6 +46,15 @@ describe('settings normalization', () => {
     expect(() => Config({ defaultLimit: 0 })).toThrow()
     expect(() => normalizeSettings({ defaultLimit: 2.5 })).toThrow(/defaultLimit must be a whole number from 1 to 20/)
   })
+
+  it('takes defer from its choices only, and autoMinTokens as a whole number of tokens', () => {
+    expect(Config({})).toMatchObject({ defer: 'always', autoMinTokens: 70_000 })
+    expect(Config({ defer: 'auto', autoMinTokens: 0 })).toMatchObject({ defer: 'auto', autoMinTokens: 0 })
+    expect(() => Config({ defer: 'sometimes' as never })).toThrow()
+    expect(() => Config({ autoMinTokens: -1 })).toThrow()
+    expect(() => normalizeSettings({ defer: 'never' as never })).toThrow(/defer must be one of always, auto, got never/)
+    expect(() => normalizeSettings({ autoMinTokens: 1.5 })).toThrow(/autoMinTokens must be a whole number from 0 to 10000000/)
+  })
 })
 
 describe('the plugin without a settings service', () => {
