@@ -3,6 +3,7 @@
  */
 
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
+import { AgentDeferral } from './defer.ts'
 import type { ToolIndex } from './native.ts'
 
 /** The tools one Agent's scope registers, as read at one catalog generation. */
@@ -31,6 +32,8 @@ export class AgentState {
   catalog: AgentCatalog | undefined
   /** Last rendered Code Mode SDK and the inputs it was rendered from. */
   sdk: { readonly key: string; readonly text: string } | undefined
+  /** Whether its requests defer tools this turn (the `defer` setting). */
+  readonly deferral = new AgentDeferral()
 
   /** @param replayed - the selection rebuilt from the Agent's session log. */
   constructor(replayed: Iterable<string>) {

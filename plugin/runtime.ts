@@ -12,6 +12,7 @@ import { AgentState, type AgentCatalog, type RegisteredTools } from './agent-sta
 import { IndexCache, buildCorpus } from './catalog.ts'
 import { TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
+import { offerRule } from './defer.ts'
 import type { SearchHit } from './native.ts'
 import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
 import { replaySelection, resultSelection } from './selection.ts'
@@ -144,6 +145,10 @@ export class ToolSearchRuntime {
             state.select(resultSelection(result.content))
           }
         }),
+        // Claimed before the turn's first prompt is assembled: where the `defer` decision is taken.
+        agent.ctx.on('agent/inbox/claimed', ({ agent: claimant, turn }) => {
+          if (claimant === agent) state.deferral.claimed(turn)
+        }),
       ]
       this.attached.set(agent, { state, detach: () => { for (const dispose of disposers) dispose() } })
     } catch (error) {
@@ -173,13 +178,12 @@ export class ToolSearchRuntime {
     // lists only `run_code`. Otherwise the assembly's own list is the scope's registered set.
     const sdk = hasSdkSection(assembly)
     const registered = this.registeredFor(agent, state, sdk ? undefined : assembly.tools)
-    const policy = this.policy
-    const selected = state.selected
+    const rule = offerRule(this.policy, state.selected, state.deferral.defers(this.settings.current, registered, this.policy))
     return filterAssembly(assembly, {
       registered: registered.names,
-      offers: name => policy.offers(name, selected),
+      offers: name => rule.offers(name),
       sdk: () => {
-        const offered = policy.offered(registered.names, selected).sort(compareNames)
+        const offered = rule.offered(registered.names).sort(compareNames)
         const language = codeLanguage(this.ctx)
         const key = [registered.generation, language, ...offered].join('\n')
         if (state.sdk?.key !== key) state.sdk = { key, text: renderOfferedSdk(this.ctx, agent, offered, language) }
@@ -218,7 +222,7 @@ export class ToolSearchRuntime {
     // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
     // name match first even when it is excluded, so asking for an available tool by name confirms
     // it instead of suggesting it is missing.
-    const exclude = this.policy.offered(registered.names, state?.selected ?? NOTHING_SELECTED)
+    const exclude = offerRule(this.policy, state?.selected ?? NOTHING_SELECTED, state?.deferral.current ?? true).offered(registered.names)
     return catalog.index.search(query, limit, { exclude })
   }
 

@@ -1,6 +1,5 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { setImmediate as macrotask } from 'node:timers/promises'
 import FileSettingsProvider from '@deepseek-ai/dsh-settings-file'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
@@ -9,6 +8,7 @@ import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
 import { createHarness, tempDir, type Harness } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedResult } from '../support/session.ts'
+import { changeSettings } from '../support/settings.ts'
 
 const WEATHER = 'mcp__weather__forecast'
 
@@ -18,12 +18,6 @@ afterEach(async () => {
   harness = undefined
 })
 
-/** Write the `tool-search` section and let the settings service notify its watchers. */
-async function changeSettings(h: Harness, section: Partial<Config>): Promise<void> {
-  await h.ctx.settings.replace(TOOL_SEARCH_SETTINGS_NAMESPACE, section)
-  // Settings watchers run on a queued continuation after the write commits.
-  await macrotask()
-}
 
 function limitDescription(tools: readonly ToolSchema[] | undefined): string {
   const search = tools?.find(tool => tool.name === 'tool_search')

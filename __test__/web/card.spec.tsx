@@ -233,6 +233,45 @@ describe('the Tool Search card', () => {
     expect(h.ctx.toolSearch.settings().defaultLimit).toBe(5)
   })
 
+  it('saves the deferral mode and its threshold, which the plugin applies from the next user message', async () => {
+    const { h } = await mount()
+    const { agent } = await h.agent('a')
+    await open()
+    const mode = screen.getByRole('combobox', { name: 'Defer tools' }) as HTMLSelectElement
+    expect([mode.value, [...mode.options].map(option => option.textContent)]).toEqual(['always', ['Always', 'Automatic, by catalog size']])
+    fireEvent.change(mode, { target: { value: 'auto' } })
+    await waitFor(() => { expect(stored(h)).toEqual({ defer: 'auto' }) })
+    await waitFor(() => { expect(mode.value).toBe('auto') })
+
+    const threshold = screen.getByRole('textbox', { name: 'Automatic deferral threshold (tokens)' }) as HTMLInputElement
+    expect(threshold.value).toBe('70000')
+    fireEvent.change(threshold, { target: { value: '0' } })
+    fireEvent.submit(threshold.form!)
+    await waitFor(() => { expect(stored(h)).toEqual({ defer: 'auto', autoMinTokens: 0 }) })
+    await macrotask()
+    await h.run(agent, 'hi', reply('ok'))
+    expect(h.model.toolNames()).toContain('tool_search')
+
+    fireEvent.change(threshold, { target: { value: '10000000' } })
+    fireEvent.submit(threshold.form!)
+    await waitFor(() => { expect(stored(h)).toEqual({ defer: 'auto', autoMinTokens: 10_000_000 }) })
+    await macrotask()
+    await h.run(agent, 'hi', reply('ok'))
+    expect(h.model.toolNames()).not.toContain('tool_search')
+    expect(h.model.toolNames()).toContain('mcp__weather__forecast')
+  })
+
+  it('shows a deferral mode that was not saved and keeps showing the stored one', async () => {
+    const { h, transport } = await mount()
+    await open()
+    transport.unreachable = 1
+    const mode = screen.getByRole('combobox', { name: 'Defer tools' }) as HTMLSelectElement
+    fireEvent.change(mode, { target: { value: 'auto' } })
+    await screen.findByText(/The deferral mode was not saved: DSH did not accept the change\./)
+    expect(mode.value).toBe('always')
+    expect(h.ctx.toolSearch.settings().defer).toBe('always')
+  })
+
   it('edits the lists directly: remove a name, add one, move one, and refuse blank or tool_search', async () => {
     const { h, transport } = await mount()
     await h.ctx.settings.mutate(TOOL_SEARCH_SETTINGS_NAMESPACE, [{ op: 'set', path: ['alwaysVisible'], value: ['mcp__mail__send_email', 'web_search'] }])
@@ -275,6 +314,8 @@ describe('the Tool Search card', () => {
     expect(screen.getByText('These settings can only be changed from the machine running DSH.')).toBeTruthy()
     const controls = [
       screen.getByRole('textbox', { name: 'Results per search' }),
+      screen.getByRole('combobox', { name: 'Defer tools' }),
+      screen.getByRole('textbox', { name: 'Automatic deferral threshold (tokens)' }),
       screen.getByRole('button', { name: 'Remove web_search from Always visible' }),
       ...screen.getAllByRole('button', { name: 'Add' }),
       ...screen.getAllByRole('combobox', { name: /^Policy for / }),
