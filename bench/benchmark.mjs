@@ -12,6 +12,9 @@
 //                                   --price-hit, --price-miss, --price-output (per million tokens)
 //                                   and --prefetch N replace the model's defaults, here and in a
 //                                   full run (see bench/cost/parameters.mjs)
+//   pnpm benchmark --tokens         measure tokens and eval again and write them, with the cost
+//                                   section, keeping the recorded speed and memory (with
+//                                   --write-readme, regenerate the README section too)
 //   pnpm benchmark --verify         measure tokens and eval again and compare them with the JSON
 //                                   (they are deterministic; speed and memory are not compared)
 //   pnpm run benchmark:check        fail when the README section and the JSON disagree, or the
@@ -42,6 +45,7 @@ const { values: options } = parseArgs({
     verify: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
     cost: { type: 'boolean', default: false },
+    tokens: { type: 'boolean', default: false },
     ...COST_OPTIONS,
   },
 })
@@ -54,6 +58,9 @@ if (options.check) {
     ? 'README benchmark section matches docs/benchmark-results.json'
     : `README benchmark section differs from docs/benchmark-results.json in ${problems.length} line(s); run \`pnpm benchmark --readme\``)
   process.exitCode = problems.length === 0 ? 0 : 1
+} else if (options.tokens) {
+  const fresh = await deterministicPart()
+  writeResults({ ...readResults(), ...fresh, cost: costSection(fresh.tokens, costParameters(options)) }, options['write-readme'])
 } else if (options.cost) {
   const results = readResults()
   writeResults({ ...results, cost: costSection(results.tokens, costParameters(options)) }, options['write-readme'])
