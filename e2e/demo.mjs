@@ -56,8 +56,8 @@ async function scriptedModel() {
   say(`Installed ${report.plugin.name} ${report.plugin.version} with its binary from ${report.plugin.native.source}, and a fixture plugin with ${FIXTURE_TOOLS.length} everyday tools (${FIXTURE_TOOLS.join(', ')}).`)
   for (const entry of report.runs) {
     say()
-    say(`== ${entry.mode} mode${entry.mode === 'code' ? ' (DSH_TOOLS_MODE=code: the model writes programs against a generated SDK)' : ''}`)
-    tell(readFileSync(join(out, `session-${entry.mode}.jsonl`), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)))
+    say(`== ${entry.mode} mode${entry.mode === 'code' ? ' (DSH_TOOLS_MODE=code: the model writes programs against a generated SDK)' : ''}${entry.defer ? `, defer: ${entry.defer}` : ''}`)
+    tell(readFileSync(join(out, `session-${entry.name}.jsonl`), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)))
     const passed = entry.checks.filter((check) => check.pass).length
     say(`   checks: ${passed}/${entry.checks.length} passed${entry.ok ? '' : `; failed: ${entry.checks.filter((check) => !check.pass).map((check) => check.name).join('; ')}`}`)
   }

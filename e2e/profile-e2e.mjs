@@ -4,7 +4,9 @@
 // Installs DSH 0.1.0-rc.8 with pnpm, packs this plugin and the fixture plugin
 // (e2e/fixture-plugin: everyday tools that should be deferred), adds both to
 // the headless profile of a fresh DSH_HOME, and drives `dsh --profile
-// headless` against a scripted model on 127.0.0.1, in native and Code Mode.
+// headless` against a scripted model on 127.0.0.1, in native and Code Mode,
+// and once more in native mode with `defer: auto` in settings.yaml (the five
+// fixture tools are below its threshold: every one offered, no tool_search).
 // Prints a JSON report and exits 1 if any check fails.
 //
 //   pnpm run e2e:profile [--baseline] [--mode native|code|both] [--tarball <tgz>]
@@ -110,17 +112,19 @@ async function main() {
   if (plugin) report.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball, files: plugin.files, native: plugin.native }
 
   report.runs = []
-  for (const mode of modes) {
-    log(`running ${mode} mode`)
-    const result = await runMode(mode, { dsh, hmrPatch, fixture, plugin })
+  const runs = modes.map((mode) => ({ name: mode, mode }))
+  if (plugin && modes.includes('native')) runs.push({ name: 'native-auto', mode: 'native', defer: 'auto' })
+  for (const entry of runs) {
+    log(`running ${entry.name}`)
+    const result = await runMode(entry, { dsh, hmrPatch, fixture, plugin })
     report.runs.push(result)
     const counts = result.modelRequests.map((request) => request.sdk ? `${request.toolCount} (SDK ${request.sdk.declaredCount})` : request.toolCount)
-    log(`${mode}: ${result.checks.filter((check) => check.pass).length}/${result.checks.length} checks passed in ${result.seconds} s; tools offered per request: ${counts.join(', ') || 'none'}`)
-    if (result.dsh.timedOut) log(`${mode}: dsh timed out after ${options.timeout} s`)
-    else if (result.dsh.exitCode !== 0) log(`${mode}: dsh exited ${result.dsh.exitCode}:\n${withoutStackFrames(result.dsh.stderr)}`)
+    log(`${entry.name}: ${result.checks.filter((check) => check.pass).length}/${result.checks.length} checks passed in ${result.seconds} s; tools offered per request: ${counts.join(', ') || 'none'}`)
+    if (result.dsh.timedOut) log(`${entry.name}: dsh timed out after ${options.timeout} s`)
+    else if (result.dsh.exitCode !== 0) log(`${entry.name}: dsh exited ${result.dsh.exitCode}:\n${withoutStackFrames(result.dsh.stderr)}`)
   }
   report.seconds = Math.round(performance.now() - started) / 1000
-  const failed = report.runs.flatMap((entry) => entry.checks.filter((check) => !check.pass).map((check) => `${entry.mode}: ${check.name}`))
+  const failed = report.runs.flatMap((entry) => entry.checks.filter((check) => !check.pass).map((check) => `${entry.name}: ${check.name}`))
   report.ok = failed.length === 0
   report.failed = failed
   for (const name of failed) log(`FAILED ${name}`)
@@ -128,20 +132,26 @@ async function main() {
   return report.ok ? 0 : 1
 }
 
-/** One fresh DSH_HOME, one dsh run against the scripted model, and its checks. */
-async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
+/**
+ * One fresh DSH_HOME, one dsh run against the scripted model, and its checks.
+ * @param {{name: string, mode: 'native'|'code', defer?: 'auto'}} run - `name` names its folders
+ *   and artifacts; `defer` is written to settings.yaml as the plugin's setting.
+ */
+async function runMode({ name, mode, defer }, { dsh, hmrPatch, fixture, plugin }) {
   const started = performance.now()
-  const home = join(root, `home-${mode}`)
-  const workdir = join(root, `work-${mode}`)
+  const home = join(root, `home-${name}`)
+  const workdir = join(root, `work-${name}`)
   mkdirSync(workdir, { recursive: true })
   const env = { ...process.env, DSH_HOME: home, DSH_TELEMETRY_DISABLED: '1' }
   delete env.DSH_TOOLS_MODE
   const checks = new Checks()
 
-  const installed = await installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, checks)
+  const installed = await installPlugins(name, env, { dsh, hmrPatch, fixture, plugin }, checks)
+  // The user's settings document, as the web card or a hand edit writes it.
+  if (defer) writeFileSync(join(home, 'settings.yaml'), `tool-search:\n  defer: ${defer}\n`)
   const nonce = `nonce-${randomUUID()}`
-  const fixtureLog = join(root, `fixture-calls-${mode}.jsonl`)
-  const { model, check } = scenario({ mode, withPlugin: Boolean(plugin) })
+  const fixtureLog = join(root, `fixture-calls-${name}.jsonl`)
+  const { model, check } = scenario({ mode, withPlugin: Boolean(plugin), defer })
   const server = await startModelServer(model)
   let dshRun
   try {
@@ -174,12 +184,14 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
     // A harness bug must not hide the run's evidence: report it as a failed check.
     checks.add('the checks evaluated without error', false, { observed: error.stack })
   }
-  writeFileSync(join(artifacts, `requests-${mode}.json`), JSON.stringify({ agent: server.agentRequests, title: server.titleRequests }, null, 2))
+  writeFileSync(join(artifacts, `requests-${name}.json`), JSON.stringify({ agent: server.agentRequests, title: server.titleRequests }, null, 2))
   // The session as DSH persisted it, for reading the run afterwards (e2e/demo.mjs does).
   const sessions = sessionFiles(home).map(readSession)
-  writeFileSync(join(artifacts, `session-${mode}.jsonl`), sessions.flat().map((event) => JSON.stringify(event)).join('\n') + '\n')
+  writeFileSync(join(artifacts, `session-${name}.jsonl`), sessions.flat().map((event) => JSON.stringify(event)).join('\n') + '\n')
   return {
+    name,
     mode,
+    ...(defer && { defer }),
     ok: checks.failed.length === 0,
     seconds: Math.round(performance.now() - started) / 1000,
     profile: { bundles: installed.bundles, addMs: installed.ms },
@@ -196,7 +208,7 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
  * profile mounts them by bare name, that the plugin imports from there, and
  * where its @deepseek-ai imports resolve.
  */
-async function installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, checks) {
+async function installPlugins(name, env, { dsh, hmrPatch, fixture, plugin }, checks) {
   const installed = await installIntoProfile(dsh, env, [fixture, plugin].filter(Boolean))
   for (const pkg of [fixture, plugin].filter(Boolean)) {
     checks.add(`the profile lists ${pkg.name} as a bundle`, installed.bundles.includes(pkg.name), { observed: installed.bundles })
@@ -219,7 +231,7 @@ async function installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, che
   if (plugin) {
     const imported = await importFromProfile(env, plugin.name)
     checks.add(`${plugin.name} imports by its bare name from the profile`, imported.ok, { observed: imported.ok ? 'loaded' : imported.error })
-    if (!imported.ok) log(`${mode}: ${plugin.name} does not import from the profile:\n${imported.error.split('\n').slice(0, 12).join('\n')}`)
+    if (!imported.ok) log(`${name}: ${plugin.name} does not import from the profile:\n${imported.error.split('\n').slice(0, 12).join('\n')}`)
     // The command line ships as plain JavaScript beside the built dist/ it reads its rules from.
     const cli = await run(process.execPath, [join(profileDir(env), 'node_modules', plugin.name, 'bin', 'dsh-tool-search.js'), 'search', 'create a github issue', '-n', '1', '--json'], { env })
     const found = cli.code === 0 ? parseJson(cli.stdout)?.tools?.[0]?.name : undefined

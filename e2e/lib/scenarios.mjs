@@ -22,11 +22,12 @@ const answer = (result) => ({ text: `${ANSWER_PREFIX} ${result}` })
 const topHit = (text) => parseJson(text)?.tools?.[0]?.name
 
 /**
- * @param {{mode: 'native'|'code', withPlugin: boolean}} run
+ * @param {{mode: 'native'|'code', withPlugin: boolean, defer?: 'always'|'auto'}} run - `defer`
+ *   is the plugin's setting; under `auto` the five fixture tools stay below its threshold.
  * @returns {{model: (body: object) => object, check: (observed: object, checks: import('./report.mjs').Checks) => void}}
  */
-export function scenario({ mode, withPlugin }) {
-  if (mode === 'native') return withPlugin ? nativeSearch : nativeBaseline
+export function scenario({ mode, withPlugin, defer = 'always' }) {
+  if (mode === 'native') return !withPlugin ? nativeBaseline : defer === 'auto' ? nativeAutoBelowThreshold : nativeSearch
   return withPlugin ? codeSearch : codeBaseline
 }
 
@@ -104,23 +105,33 @@ const codeSearch = {
   },
 }
 
-const nativeBaseline = {
-  model(body) {
-    const calls = completedCalls(body)
-    return calls.length === 0 ? call(TARGET, CITY) : answer(calls.at(-1).result)
-  },
-  check(observed, checks) {
-    const [first, second] = observed.requests
-    commonChecks(observed, checks, 2)
-    checks.add('request 1 offers every fixture tool (nothing deferred without the plugin)', fixturesIn(offeredTools(first)).length === FIXTURE_TOOLS.length, {
-      expected: FIXTURE_TOOLS, observed: fixturesIn(offeredTools(first)),
-    })
-    checks.add('request 1 does not offer tool_search', first !== undefined && !offeredTools(first).includes('tool_search'), {
-      observed: offeredTools(first).includes('tool_search'),
-    })
-    executionChecks(observed, checks, completedCalls(second)[0]?.result)
-  },
+/**
+ * The model calls the weather tool at once; its first request must offer every fixture tool and
+ * no tool_search.
+ * @param {string} why - why nothing is deferred, as the check names it.
+ */
+function everyToolUpFront(why) {
+  return {
+    model(body) {
+      const calls = completedCalls(body)
+      return calls.length === 0 ? call(TARGET, CITY) : answer(calls.at(-1).result)
+    },
+    check(observed, checks) {
+      const [first, second] = observed.requests
+      commonChecks(observed, checks, 2)
+      checks.add(`request 1 offers every fixture tool (${why})`, fixturesIn(offeredTools(first)).length === FIXTURE_TOOLS.length, {
+        expected: FIXTURE_TOOLS, observed: fixturesIn(offeredTools(first)),
+      })
+      checks.add('request 1 does not offer tool_search', first !== undefined && !offeredTools(first).includes('tool_search'), {
+        observed: offeredTools(first).includes('tool_search'),
+      })
+      executionChecks(observed, checks, completedCalls(second)[0]?.result)
+    },
+  }
 }
+
+const nativeBaseline = everyToolUpFront('nothing deferred without the plugin')
+const nativeAutoBelowThreshold = everyToolUpFront('defer: auto, and the fixture schemas stay below autoMinTokens')
 
 const codeBaseline = {
   model(body) {
