@@ -4,6 +4,7 @@ import { bill, breakEvenStep, cumulativeByStep } from '../../bench/cost/billing.
 import { checkCostSection, costSection, toolSurface } from '../../bench/cost/cost.mjs'
 import { costParameters, DEFAULT_COST_PARAMETERS } from '../../bench/cost/parameters.mjs'
 import { sessionRequests } from '../../bench/cost/session.mjs'
+import { SETTINGS } from '../../plugin/contract.ts'
 
 const results = JSON.parse(readFileSync(new URL('../../docs/benchmark-results.json', import.meta.url), 'utf8'))
 
@@ -107,6 +108,11 @@ describe('the cost section of the recorded results', () => {
     expect(read.hits).toBe(row.withPlugin.afterSearch.hits.length)
     expect(read.initial + read.hits * read.perTool).toBeCloseTo(row.withPlugin.afterSearch.toolsTokens, 9)
     expect(read.deferred).toBe(row.tools - row.withPlugin.initial.offered + 1)
+  })
+
+  it('is where the default autoMinTokens comes from: the 50-step break-even, rounded up to ten thousand', () => {
+    const long = results.cost.breakEvenDeferredTokens.sessions.find((entry: { steps: number }) => entry.steps === 50)?.tokens as number
+    expect(SETTINGS.autoMinTokens.default).toBe(Math.ceil(long / 10_000) * 10_000)
   })
 
   it('puts the break-even catalog of a longer session above that of a shorter one', () => {
