@@ -153,6 +153,18 @@ export const SETTINGS = {
     max: 10_000_000,
     description: 'With defer: auto, tools are deferred only while the deferred schemas together exceed this many tokens (estimated).',
   },
+  /**
+   * The most tools an Agent's selection keeps; past it the least recently used leave at the next
+   * user message. 0 keeps every tool found: each eviction bills the cached conversation again,
+   * which the benchmark's cost model finds costs more than the schemas it drops save.
+   */
+  maxSelected: {
+    kind: 'number',
+    default: 0,
+    min: 0,
+    max: 1000,
+    description: 'The most tools one agent keeps selected; past it the least recently used leave at the next user message. 0: no limit.',
+  },
   /** Exact tool names offered on every request even though they are not core tools. */
   alwaysVisible: {
     kind: 'names',

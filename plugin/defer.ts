@@ -41,16 +41,10 @@ export function offerRule(policy: VisibilityPolicy, selected: ReadonlySet<string
   return { offers, offered: registered => [...registered].filter(name => name !== RUN_CODE_NAME && offers(name)) }
 }
 
-/** One Agent's deferral: the turn it is in, the decision taken for it, and the size it weighed. */
+/** One Agent's deferral: the decision taken for its current turn, and the size it weighed. */
 export class AgentDeferral {
-  private turn: number | undefined
   private decision: { readonly turn: number | undefined; readonly defers: boolean } | undefined
   private size: { readonly registered: RegisteredTools; readonly policy: VisibilityPolicy; readonly tokens: number } | undefined
-
-  /** A message was claimed into `turn` (`agent/inbox/claimed`): a new number starts a new turn. */
-  claimed(turn: number): void {
-    this.turn = turn
-  }
 
   /** The decision in force; undefined before the Agent's first step. */
   get current(): boolean | undefined {
@@ -60,14 +54,15 @@ export class AgentDeferral {
   /**
    * Whether this step defers tools: the decision of the current turn, taken now if this is the
    * turn's first step (or the first step since the plugin attached to the Agent).
+   * @param turn - the Agent's current turn (see `AgentState.turn`).
    * @param settings - the settings in force.
    * @param registered - the Agent's registered tools at the current generation.
    * @param policy - the visibility rules in force, which say which tools are deferred.
    */
-  defers(settings: ToolSearchSettings, registered: RegisteredTools, policy: VisibilityPolicy): boolean {
-    if (this.decision === undefined || this.decision.turn !== this.turn) {
+  defers(turn: number | undefined, settings: ToolSearchSettings, registered: RegisteredTools, policy: VisibilityPolicy): boolean {
+    if (this.decision === undefined || this.decision.turn !== turn) {
       const defers = settings.defer === 'always' || this.deferredTokens(registered, policy) > settings.autoMinTokens
-      this.decision = { turn: this.turn, defers }
+      this.decision = { turn, defers }
     }
     return this.decision.defers
   }

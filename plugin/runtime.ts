@@ -13,6 +13,7 @@ import { IndexCache, buildCorpus } from './catalog.ts'
 import { TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
 import { offerRule } from './defer.ts'
+import { evictLeastRecentlyUsed, recallDropped, replayDropped } from './eviction.ts'
 import type { SearchHit } from './native.ts'
 import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
 import { replaySelection, resultSelection } from './selection.ts'
@@ -129,7 +130,7 @@ export class ToolSearchRuntime {
   private attach(agent: Agent): void {
     if (this.attached.has(agent)) return
     try {
-      const state = new AgentState(this.replay(agent))
+      const state = this.replay(agent)
       const disposers = [
         // Prepended, so it is the outermost listener: it filters what every other listener built.
         agent.ctx.on('system-prompt/assemble', async (_assembly, context, next) => {
@@ -141,13 +142,16 @@ export class ToolSearchRuntime {
         // The selection is read from the content the session log keeps, by the native rule
         // replay applies to it, so a live Agent and its resume cannot disagree.
         agent.ctx.on('tools/result', (exec, result) => {
-          if (exec.agent === agent && exec.name === TOOL_SEARCH_NAME && !result.isError) {
-            state.select(resultSelection(result.content))
-          }
+          if (exec.agent !== agent) return
+          if (exec.name === TOOL_SEARCH_NAME && !result.isError) state.select(resultSelection(result.content))
+          else if (state.dropped.has(exec.name)) this.guarded(agent, 'bring back', () => { recallDropped(agent.session, state, exec.name) })
         }),
-        // Claimed before the turn's first prompt is assembled: where the `defer` decision is taken.
-        agent.ctx.on('agent/inbox/claimed', ({ agent: claimant, turn }) => {
-          if (claimant === agent) state.deferral.claimed(turn)
+        // A message claimed into a new turn, before the turn's first prompt is assembled: where
+        // the turn's `defer` decision is taken and `maxSelected` evicts.
+        agent.ctx.on('agent/inbox/claimed', ({ agent: claimant, message: claimed, turn }) => {
+          if (claimant !== agent || turn === state.turn) return
+          state.turn = turn
+          this.guarded(agent, 'evict', () => { evictLeastRecentlyUsed(agent.session, state, this.settings.current.maxSelected, claimed.id) })
         }),
       ]
       this.attached.set(agent, { state, detach: () => { for (const dispose of disposers) dispose() } })
@@ -163,12 +167,23 @@ export class ToolSearchRuntime {
     attachment.detach()
   }
 
-  private replay(agent: Agent): string[] {
+  private replay(agent: Agent): AgentState {
     try {
-      return replaySelection(agent.session.events)
+      const events = agent.session.events
+      const selected = replaySelection(events)
+      return new AgentState(selected, replayDropped(events, selected))
     } catch (error) {
       this.ctx.logger.warn(`dsh-tool-search: could not replay the selection of ${agent.id}; starting empty: ${message(error)}`)
-      return []
+      return new AgentState([])
+    }
+  }
+
+  /** Run a selection change the Agent's loop waits on; a failure is logged, never thrown into the loop. */
+  private guarded(agent: Agent, what: string, change: () => void): void {
+    try {
+      change()
+    } catch (error) {
+      this.ctx.logger.warn(`dsh-tool-search: could not ${what} tools of ${agent.id}: ${message(error)}`)
     }
   }
 
@@ -178,7 +193,7 @@ export class ToolSearchRuntime {
     // lists only `run_code`. Otherwise the assembly's own list is the scope's registered set.
     const sdk = hasSdkSection(assembly)
     const registered = this.registeredFor(agent, state, sdk ? undefined : assembly.tools)
-    const rule = offerRule(this.policy, state.selected, state.deferral.defers(this.settings.current, registered, this.policy))
+    const rule = offerRule(this.policy, state.selected, state.deferral.defers(state.turn, this.settings.current, registered, this.policy))
     return filterAssembly(assembly, {
       registered: registered.names,
       offers: name => rule.offers(name),

@@ -49,6 +49,13 @@ describe('settings normalization', () => {
     expect(() => normalizeSettings({ defer: 'never' as never })).toThrow(/defer must be one of always, auto, got never/)
     expect(() => normalizeSettings({ autoMinTokens: 1.5 })).toThrow(/autoMinTokens must be a whole number from 0 to 10000000/)
   })
+
+  it('takes maxSelected as a whole number from 0 (no limit, the default) to 1000', () => {
+    expect(Config({})).toMatchObject({ maxSelected: 0 })
+    expect(Config({ maxSelected: 1000 })).toMatchObject({ maxSelected: 1000 })
+    expect(() => Config({ maxSelected: 1001 })).toThrow()
+    expect(() => normalizeSettings({ maxSelected: -1 })).toThrow(/maxSelected must be a whole number from 0 to 1000/)
+  })
 })
 
 describe('the plugin without a settings service', () => {

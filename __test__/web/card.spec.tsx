@@ -261,6 +261,26 @@ describe('the Tool Search card', () => {
     expect(h.model.toolNames()).toContain('mcp__weather__forecast')
   })
 
+  it('saves the most tools kept per agent, which the plugin applies at the next user message', async () => {
+    const { h } = await mount()
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'two tools',
+      toolCall('c1', 'tool_search', { query: 'weather forecast', limit: 1 }),
+      toolCall('c2', 'tool_search', { query: 'github issue', limit: 1 }),
+      reply('ok'))
+    await open()
+    const limit = screen.getByRole('textbox', { name: 'Most tools kept per agent' }) as HTMLInputElement
+    expect(limit.value).toBe('0')
+    fireEvent.change(limit, { target: { value: '1001' } })
+    expect(limit.getAttribute('aria-invalid')).toBe('true')
+    fireEvent.change(limit, { target: { value: '1' } })
+    fireEvent.submit(limit.form!)
+    await waitFor(() => { expect(stored(h)).toEqual({ maxSelected: 1 }) })
+    await macrotask()
+    await h.run(agent, 'next', reply('ok'))
+    expect(h.model.toolNames().filter(name => name.startsWith('mcp__'))).toEqual(['mcp__github__create_issue'])
+  })
+
   it('shows a deferral mode that was not saved and keeps showing the stored one', async () => {
     const { h, transport } = await mount()
     await open()
@@ -316,6 +336,7 @@ describe('the Tool Search card', () => {
       screen.getByRole('textbox', { name: 'Results per search' }),
       screen.getByRole('combobox', { name: 'Defer tools' }),
       screen.getByRole('textbox', { name: 'Automatic deferral threshold (tokens)' }),
+      screen.getByRole('textbox', { name: 'Most tools kept per agent' }),
       screen.getByRole('button', { name: 'Remove web_search from Always visible' }),
       ...screen.getAllByRole('button', { name: 'Add' }),
       ...screen.getAllByRole('combobox', { name: /^Policy for / }),
