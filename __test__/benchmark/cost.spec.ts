@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { bill, breakEvenStep, cumulativeByStep } from '../../bench/cost/billing.mjs'
 import { checkCostSection, costSection, toolSurface } from '../../bench/cost/cost.mjs'
+import { evictionPayback } from '../../bench/cost/eviction.mjs'
 import { costParameters, DEFAULT_COST_PARAMETERS } from '../../bench/cost/parameters.mjs'
 import { sessionRequests } from '../../bench/cost/session.mjs'
 import { SETTINGS } from '../../plugin/contract.ts'
@@ -69,6 +70,20 @@ describe('the modelled session', () => {
   })
 })
 
+describe('an eviction', () => {
+  it('is taken past the middle of the long session, in a turn without a search, and weighed against the schemas it drops', () => {
+    const { steps: _, ...session } = shape
+    const parameters = { prices: { ...DEFAULT_COST_PARAMETERS.prices, ...prices }, session: { ...session, stepsPerTurn: 5 }, sessionSteps: [10, 20], prefetch: 0 }
+    const payback = evictionPayback(parameters, { initial: 300, perTool: 200, hits: 3, payload: 50 })
+    // Step 11 starts a searching turn, so step 16. Before it: two searches (each a request of 10
+    // in, 5 out, then the 50-token result and 20 out), one turn start without (10 in, 20 out) and
+    // twelve ordinary steps (100 in, 20 out): 1,640 tokens of conversation; the tools are 300 +
+    // 2 x 3 x 200. Billed uncached instead of cached: 900 tools left + 1,640 at 10 - 1 per token.
+    expect(payback).toMatchObject({ steps: 20, step: 16, tools: 3, tokens: 600, paybackSteps: Math.ceil((2540 * 9) / 600) })
+    expect(units(payback.cost)).toBe(2540 * 9)
+  })
+})
+
 describe('the break-even step', () => {
   it('is the step from which the session stays cheaper, or null when it is not cheaper at the end', () => {
     expect(breakEvenStep([1, 2, 3], [2, 3, 4])).toBe(1)
@@ -113,6 +128,11 @@ describe('the cost section of the recorded results', () => {
   it('is where the default autoMinTokens comes from: the 50-step break-even, rounded up to ten thousand', () => {
     const long = results.cost.breakEvenDeferredTokens.sessions.find((entry: { steps: number }) => entry.steps === 50)?.tokens as number
     expect(SETTINGS.autoMinTokens.default).toBe(Math.ceil(long / 10_000) * 10_000)
+  })
+
+  it('is where the default maxSelected comes from: an eviction does not pay for itself within the long session', () => {
+    expect(results.cost.eviction.paybackSteps).toBeGreaterThan(results.cost.eviction.steps)
+    expect(SETTINGS.maxSelected.default).toBe(0)
   })
 
   it('puts the break-even catalog of a longer session above that of a shorter one', () => {

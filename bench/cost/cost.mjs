@@ -5,6 +5,7 @@
 // catch a cost section that no longer follows from the token table.
 import { isDeepStrictEqual } from 'node:util'
 import { bill, breakEvenStep, cumulativeByStep } from './billing.mjs'
+import { evictionPayback } from './eviction.mjs'
 import { sessionRequests } from './session.mjs'
 
 /**
@@ -28,6 +29,7 @@ const percent = (/** @type {number} */ part, /** @type {number} */ whole) => Mat
  */
 export function costSection(tokens, parameters) {
   const surfaces = tokens.rows.map(toolSurface)
+  const typical = typicalTools(surfaces, tokens.toolSearchSchemaTokens)
   return {
     parameters,
     rows: tokens.rows.map((row, i) => ({
@@ -35,7 +37,24 @@ export function costSection(tokens, parameters) {
       label: row.label,
       sessions: parameters.sessionSteps.map((steps) => sessionCosts(parameters, { ...parameters.session, steps }, /** @type {ToolSurface} */ (surfaces[i]))),
     })),
-    breakEvenDeferredTokens: breakEvenCatalog(parameters, surfaces, tokens.toolSearchSchemaTokens),
+    breakEvenDeferredTokens: breakEvenCatalog(parameters, typical),
+    eviction: evictionPayback(parameters, typical),
+  }
+}
+
+/**
+ * A catalog of typical tools, with no core tools beside them: the median found tool and search
+ * result of the token table, as many tools per search as the table's searches found at most.
+ * @param {ToolSurface[]} surfaces
+ * @param {number} toolSearchTokens
+ * @returns {Omit<ToolSurface, 'full' | 'deferred'>}
+ */
+function typicalTools(surfaces, toolSearchTokens) {
+  return {
+    initial: toolSearchTokens,
+    perTool: median(surfaces.map((surface) => surface.perTool)),
+    hits: Math.max(...surfaces.map((surface) => surface.hits)),
+    payload: median(surfaces.map((surface) => surface.payload)),
   }
 }
 
@@ -81,27 +100,21 @@ function sessionCosts({ prices, prefetch }, shape, surface) {
 
 /**
  * For each session length, the smallest total of deferred schemas from which deferring is
- * cheaper than offering every tool: the figure `defer: auto`'s threshold is chosen from. The
- * catalog is made of typical tools (the median found tool and search result of the token
- * table), with no core tools beside them.
+ * cheaper than offering every tool: the figure `defer: auto`'s threshold is chosen from.
  * @param {CostParameters} parameters
- * @param {ToolSurface[]} surfaces
- * @param {number} toolSearchTokens
+ * @param {Omit<ToolSurface, 'full' | 'deferred'>} typical - the catalog's tools.
  */
-function breakEvenCatalog({ prices, session, sessionSteps }, surfaces, toolSearchTokens) {
-  const perTool = median(surfaces.map((surface) => surface.perTool))
-  const payload = median(surfaces.map((surface) => surface.payload))
-  const hits = Math.max(...surfaces.map((surface) => surface.hits))
+function breakEvenCatalog({ prices, session, sessionSteps }, typical) {
   /** @param {number} deferredTokens @param {number} steps */
   const cheaper = (deferredTokens, steps) => {
-    const surface = { full: deferredTokens, initial: toolSearchTokens, perTool, hits, deferred: Math.ceil(deferredTokens / perTool), payload }
+    const surface = { ...typical, full: deferredTokens, deferred: Math.ceil(deferredTokens / typical.perTool) }
     const shape = { ...session, steps }
     const cost = (/** @type {Arm} */ arm) => bill(sessionRequests(shape, surface, arm), prices).reduce((sum, request) => sum + request.cost, 0)
     return cost({ defer: true, prefetch: 0 }) < cost({ defer: false })
   }
   return {
-    perTool: Math.round(perTool),
-    payload: Math.round(payload),
+    perTool: Math.round(typical.perTool),
+    payload: Math.round(typical.payload),
     sessions: sessionSteps.map((steps) => ({ steps, tokens: smallest((tokens) => cheaper(tokens, steps), CATALOG_SEARCH_LIMIT) })),
   }
 }

@@ -16,7 +16,7 @@ const list = (/** @type {string[]} */ items) => (items.length < 2 ? items.join('
  * @param {CostResults} cost
  * @returns {string[]} the section's Markdown lines.
  */
-export function costLines({ parameters: { prices, session, sessionSteps, prefetch }, rows, breakEvenDeferredTokens: breakEven }) {
+export function costLines({ parameters: { prices, session, sessionSteps, prefetch }, rows, breakEvenDeferredTokens: breakEven, eviction }) {
   const longest = Math.max(...sessionSteps)
   const searchSteps = []
   for (let at = 1; at <= longest; at += session.stepsPerTurn * session.searchEveryTurns) searchSteps.push(String(at))
@@ -54,6 +54,11 @@ export function costLines({ parameters: { prices, session, sessionSteps, prefetc
       + 'uncached once more. The later the search, the longer the conversation it re-bills. '
       + `For a catalog of typical tools (${breakEven.perTool} tokens each, ${breakEven.payload}-token search results, no core tools), these sessions make `
       + `deferring cheaper than offering every tool once the deferred schemas exceed ${list(thresholds)}.`,
+    '',
+    `Evicting tools (\`maxSelected\`) weighs the other way. Dropping one search's tools (${eviction.tools} of them, ${int(eviction.tokens)} tokens) `
+      + `at step ${eviction.step} of the ${eviction.steps}-step session bills the conversation uncached once, ${dollars(eviction.cost)}, and saves `
+      + `$${eviction.savedPerStep.toFixed(7)} on every later step: it pays for itself after ${int(eviction.paybackSteps)} steps. Where the offered tools `
+      + 'change at that request anyway (a search, a prefetch), an eviction adds nothing to pay.',
     '',
   )
   return lines
