@@ -20,16 +20,15 @@ const GITHUB = 'mcp__github__create_issue'
 const POSTGRES = 'mcp__postgres__query'
 const MAIL = 'mcp__mail__send_email'
 
-const open: Harness[] = []
-const dirs: string[] = []
+/** What each test leaves to close: harnesses first, then the folders they wrote to. */
+const teardown: (() => Promise<unknown>)[] = []
 afterEach(async () => {
-  for (const harness of open.splice(0)) await harness.close()
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
+  for (const step of teardown.splice(0).reverse()) await step()
 })
 
 async function harnessWith(plugin: Partial<Config>, persistenceRoot?: string): Promise<Harness> {
   const harness = await createHarness({ plugin, settings: true, ...(persistenceRoot === undefined ? {} : { persistenceRoot }) })
-  open.push(harness)
+  teardown.push(() => harness.close())
   await harness.ctx.plugin(InvariantRegistry, { enabled: true })
   for (const companion of [SessionInvariant, AgentInvariant, AgentLoopInvariant, ToolsInvariant]) await harness.ctx.plugin(companion)
   return harness
@@ -124,7 +123,7 @@ describe('maxSelected', () => {
 describe('maxSelected and the session log', () => {
   it('a resumed Agent is offered the set after the eviction, and evicts on as the live one would', async () => {
     const root = await tempDir()
-    dirs.push(root)
+    teardown.push(() => rm(root, { recursive: true, force: true }))
     const live = await harnessWith({ maxSelected: 2 }, root)
     const { agent } = await live.agent('a1')
     await threeToolsTurn(live, agent)
@@ -132,7 +131,6 @@ describe('maxSelected and the session log', () => {
     await live.run(agent, 'file it', toolCall('c5', GITHUB, { repo: 'o/r', title: 't' }), reply('ok'))
     await live.ctx.sessions.flush(agent.session)
     await live.close()
-    open.splice(open.indexOf(live), 1)
 
     const resumed = await harnessWith({ maxSelected: 2 }, root)
     const { agent: again } = await resumed.resume('a1')
