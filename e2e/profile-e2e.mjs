@@ -4,7 +4,9 @@
 // Installs DSH 0.1.0-rc.8 with pnpm, packs this plugin and the fixture plugin
 // (e2e/fixture-plugin: everyday tools that should be deferred), adds both to
 // the headless profile of a fresh DSH_HOME, and drives `dsh --profile
-// headless` against a scripted model on 127.0.0.1, in native and Code Mode.
+// headless` against a scripted model on 127.0.0.1, in native and Code Mode,
+// and once more in native mode with `defer: auto` in settings.yaml (the five
+// fixture tools are below its threshold: every one offered, no tool_search).
 // Prints a JSON report and exits 1 if any check fails.
 //
 //   pnpm run e2e:profile [--baseline] [--mode native|code|both] [--tarball <tgz>]
@@ -119,6 +121,10 @@ async function main() {
     log(`running ${mode} mode`)
     record(await runMode(mode, deps))
   }
+  if (plugin && modes.includes('native')) {
+    log('running native mode with defer: auto')
+    record(await runMode('native', deps, { name: 'native-auto', defer: 'auto' }))
+  }
   // Only a plugin whose binary comes in a platform package can arrive without it.
   if (plugin?.native.name) {
     log('running native mode with the plugin installed without its platform package')
@@ -140,14 +146,21 @@ function logRun(result) {
   else if (result.dsh.exitCode !== 0) log(`${result.name}: dsh exited ${result.dsh.exitCode}:\n${withoutStackFrames(result.dsh.stderr)}`)
 }
 
-/** One fresh DSH_HOME, one dsh run against the scripted model, and its checks. */
-async function runMode(mode, deps) {
+/**
+ * One fresh DSH_HOME, one dsh run against the scripted model, and its checks.
+ * @param {{name?: string, defer?: 'auto'}} [options] - `name` names the run's folders and
+ *   artifacts (default: the mode); `defer` is written to settings.yaml as the plugin's setting.
+ */
+async function runMode(mode, deps, { name = mode, defer } = {}) {
   const started = performance.now()
-  const env = freshHome(mode)
+  const env = freshHome(name)
   const checks = new Checks()
-  const installed = await installPlugins(mode, env, deps, checks)
-  const run = await driveDsh(mode, mode, env, deps, scenario({ mode, withPlugin: Boolean(deps.plugin) }), checks)
-  return runEntry({ name: mode, mode, title: `${mode} mode`, started, installed, run, checks })
+  const installed = await installPlugins(name, env, deps, checks)
+  // The user's settings document, as the web card or a hand edit writes it.
+  if (defer) writeFileSync(join(env.DSH_HOME, 'settings.yaml'), `tool-search:\n  defer: ${defer}\n`)
+  const run = await driveDsh(name, mode, env, deps, scenario({ mode, withPlugin: Boolean(deps.plugin), defer }), checks)
+  const title = defer ? `${mode} mode, defer: ${defer}` : `${mode} mode`
+  return runEntry({ name, mode, title, started, installed, run, checks })
 }
 
 /**
@@ -268,7 +281,7 @@ function runEntry({ name, mode, title, started, installed, run: { observed, serv
  * profile mounts them by bare name, that the plugin imports from there, and
  * where its @deepseek-ai imports resolve.
  */
-async function installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, checks) {
+async function installPlugins(name, env, { dsh, hmrPatch, fixture, plugin }, checks) {
   const installed = await installIntoProfile(dsh, env, [fixture, plugin].filter(Boolean))
   for (const pkg of [fixture, plugin].filter(Boolean)) {
     checks.add(`the profile lists ${pkg.name} as a bundle`, installed.bundles.includes(pkg.name), { observed: installed.bundles })
@@ -291,7 +304,7 @@ async function installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, che
   if (plugin) {
     const imported = await importFromProfile(env, plugin.name)
     checks.add(`${plugin.name} imports by its bare name from the profile`, imported.ok, { observed: imported.ok ? 'loaded' : imported.error })
-    if (!imported.ok) log(`${mode}: ${plugin.name} does not import from the profile:\n${imported.error.split('\n').slice(0, 12).join('\n')}`)
+    if (!imported.ok) log(`${name}: ${plugin.name} does not import from the profile:\n${imported.error.split('\n').slice(0, 12).join('\n')}`)
     const cli = await installedCli(env, plugin.name)
     const found = cli.code === 0 ? parseJson(cli.stdout)?.tools?.[0]?.name : undefined
     checks.add('the installed package\'s command line ranks its default catalog', found === 'mcp__github__create_issue', {

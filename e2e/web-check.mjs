@@ -182,6 +182,15 @@ async function main() {
   await count.fill('7')
   await count.press('Enter')
   check('settings.yaml has the result count 7', await waitFor(() => storedSection(home)?.defaultLimit === 7), storedSection(home))
+  const defer = page.getByRole('combobox', { name: 'Defer tools' })
+  await defer.selectOption('auto')
+  check('settings.yaml has defer: auto', await waitFor(() => storedSection(home)?.defer === 'auto'), storedSection(home))
+  const kept = page.getByRole('textbox', { name: 'Most tools kept per agent' })
+  await kept.fill('1001')
+  check('a limit of 1001 tools is refused on the page', await kept.getAttribute('aria-invalid') === 'true')
+  await kept.fill('3')
+  await kept.press('Enter')
+  check('settings.yaml has maxSelected 3', await waitFor(() => storedSection(home)?.maxSelected === 3), storedSection(home))
   phase('edit')
 
   const live = await getCatalog(server.url)
@@ -192,10 +201,11 @@ async function main() {
   check('after a reload the card is found again', await openCard(page, { settings: 'Settings', plugins: 'Plugins', title: 'Tool Search' }))
   await rows.first().waitFor()
   check('after a reload the result count is 7', await count.inputValue() === '7')
+  check('after a reload deferral is automatic and at most 3 tools are kept', await defer.inputValue() === 'auto' && await kept.inputValue() === '3')
   check(`after a reload ${TOOL} is blocked and its policy control says "Never search"`,
     await rowPolicy(page, TOOL) === 'never' && await page.getByRole('combobox', { name: `Policy for ${TOOL}` }).inputValue() === 'never')
   check(`after a reload the Never search list shows ${TOOL}`, await page.getByRole('list', { name: 'Never search' }).getByText(TOOL, { exact: true }).isVisible())
-  check('settings.yaml holds exactly what was set', sameJson(storedSection(home), { alwaysVisible: [], neverSearch: [TOOL], defaultLimit: 7 }), storedSection(home))
+  check('settings.yaml holds exactly what was set', sameJson(storedSection(home), { alwaysVisible: [], neverSearch: [TOOL], defaultLimit: 7, defer: 'auto', maxSelected: 3 }), storedSection(home))
   phase('reload')
 
   // A filter keeps the table short enough to fit beside the rest of the card in one picture.

@@ -12,6 +12,8 @@ import { AgentState, type AgentCatalog, type RegisteredTools } from './agent-sta
 import { IndexCache, buildCorpus } from './catalog.ts'
 import { MAX_NAME_BYTES, TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
+import { offerRule } from './defer.ts'
+import { evictLeastRecentlyUsed, recallDropped, replayDropped } from './eviction.ts'
 import type { NativeLoad, SearchHit } from './native.ts'
 import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
 import { replaySelection, resultSelection } from './selection.ts'
@@ -139,7 +141,7 @@ export class ToolSearchRuntime {
   private attach(agent: Agent): void {
     if (this.attached.has(agent)) return
     try {
-      const state = new AgentState(this.replay(agent))
+      const state = this.replay(agent)
       const disposers = [
         // Prepended, so it is the outermost listener: it filters what every other listener built.
         agent.ctx.on('system-prompt/assemble', async (_assembly, context, next) => {
@@ -151,9 +153,16 @@ export class ToolSearchRuntime {
         // The selection is read from the content the session log keeps, by the native rule
         // replay applies to it, so a live Agent and its resume cannot disagree.
         agent.ctx.on('tools/result', (exec, result) => {
-          if (exec.agent === agent && exec.name === TOOL_SEARCH_NAME && !result.isError) {
-            state.select(resultSelection(result.content))
-          }
+          if (exec.agent !== agent) return
+          if (exec.name === TOOL_SEARCH_NAME && !result.isError) state.select(resultSelection(result.content))
+          else if (state.dropped.has(exec.name)) this.guarded(agent, 'bring back', () => { recallDropped(agent.session, state, exec.name) })
+        }),
+        // A message claimed into a new turn, before the turn's first prompt is assembled: where
+        // the turn's `defer` decision is taken and `maxSelected` evicts.
+        agent.ctx.on('agent/inbox/claimed', ({ agent: claimant, message: claimed, turn }) => {
+          if (claimant !== agent || turn === state.turn) return
+          state.turn = turn
+          this.guarded(agent, 'evict', () => { evictLeastRecentlyUsed(agent.session, state, this.settings.current.maxSelected, claimed.id) })
         }),
       ]
       this.attached.set(agent, { state, detach: () => { for (const dispose of disposers) dispose() } })
@@ -169,12 +178,23 @@ export class ToolSearchRuntime {
     attachment.detach()
   }
 
-  private replay(agent: Agent): string[] {
+  private replay(agent: Agent): AgentState {
     try {
-      return replaySelection(agent.session.events)
+      const events = agent.session.events
+      const selected = replaySelection(events)
+      return new AgentState(selected, replayDropped(events, selected))
     } catch (error) {
       this.ctx.logger.warn(`dsh-tool-search: could not replay the selection of ${agent.id}; starting empty: ${message(error)}`)
-      return []
+      return new AgentState([])
+    }
+  }
+
+  /** Run a selection change the Agent's loop waits on; a failure is logged, never thrown into the loop. */
+  private guarded(agent: Agent, what: string, change: () => void): void {
+    try {
+      change()
+    } catch (error) {
+      this.ctx.logger.warn(`dsh-tool-search: could not ${what} tools of ${agent.id}: ${message(error)}`)
     }
   }
 
@@ -184,13 +204,12 @@ export class ToolSearchRuntime {
     // lists only `run_code`. Otherwise the assembly's own list is the scope's registered set.
     const sdk = hasSdkSection(assembly)
     const registered = this.registeredFor(agent, state, sdk ? undefined : assembly.tools)
-    const policy = this.policy
-    const selected = state.selected
+    const rule = offerRule(this.policy, state.selected, state.deferral.defers(state.turn, this.settings.current, registered, this.policy))
     return filterAssembly(assembly, {
       registered: registered.names,
-      offers: name => policy.offers(name, selected),
+      offers: name => rule.offers(name),
       sdk: () => {
-        const offered = policy.offered(registered.names, selected).sort(compareNames)
+        const offered = rule.offered(registered.names).sort(compareNames)
         const language = codeLanguage(this.ctx)
         const key = [registered.generation, language, ...offered].join('\n')
         if (state.sdk?.key !== key) state.sdk = { key, text: renderOfferedSdk(this.ctx, agent, offered, language) }
@@ -231,7 +250,7 @@ export class ToolSearchRuntime {
     // it instead of suggesting it is missing. A name longer than the index takes in an exclude
     // list (another plugin may register one, and a search may select it) stays out of the list:
     // it may then come back although offered, which costs a result slot instead of every search.
-    const exclude = this.policy.offered(registered.names, state?.selected ?? NOTHING_SELECTED)
+    const exclude = offerRule(this.policy, state?.selected ?? NOTHING_SELECTED, state?.deferral.current ?? true).offered(registered.names)
       .filter(name => Buffer.byteLength(name) <= MAX_NAME_BYTES)
     return catalog.index.search(query, limit, { exclude })
   }

@@ -235,6 +235,65 @@ describe('the Tool Search card', () => {
     expect(h.ctx.toolSearch.settings().defaultLimit).toBe(5)
   })
 
+  it('saves the deferral mode and its threshold, which the plugin applies from the next user message', async () => {
+    const { h } = await mount()
+    const { agent } = await h.agent('a')
+    await open()
+    const mode = screen.getByRole('combobox', { name: 'Defer tools' }) as HTMLSelectElement
+    expect([mode.value, [...mode.options].map(option => option.textContent)]).toEqual(['always', ['Always', 'Automatic, by catalog size']])
+    fireEvent.change(mode, { target: { value: 'auto' } })
+    await waitFor(() => { expect(stored(h)).toEqual({ defer: 'auto' }) })
+    await waitFor(() => { expect(mode.value).toBe('auto') })
+
+    const threshold = screen.getByRole('textbox', { name: 'Automatic deferral threshold (tokens)' }) as HTMLInputElement
+    expect(threshold.value).toBe('70000')
+    fireEvent.change(threshold, { target: { value: '0' } })
+    fireEvent.submit(threshold.form!)
+    await waitFor(() => { expect(stored(h)).toEqual({ defer: 'auto', autoMinTokens: 0 }) })
+    await macrotask()
+    await h.run(agent, 'hi', reply('ok'))
+    expect(h.model.toolNames()).toContain('tool_search')
+
+    fireEvent.change(threshold, { target: { value: '10000000' } })
+    fireEvent.submit(threshold.form!)
+    await waitFor(() => { expect(stored(h)).toEqual({ defer: 'auto', autoMinTokens: 10_000_000 }) })
+    await macrotask()
+    await h.run(agent, 'hi', reply('ok'))
+    expect(h.model.toolNames()).not.toContain('tool_search')
+    expect(h.model.toolNames()).toContain('mcp__weather__forecast')
+  })
+
+  it('saves the most tools kept per agent, which the plugin applies at the next user message', async () => {
+    const { h } = await mount()
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'two tools',
+      toolCall('c1', 'tool_search', { query: 'weather forecast', limit: 1 }),
+      toolCall('c2', 'tool_search', { query: 'github issue', limit: 1 }),
+      reply('ok'))
+    await open()
+    const limit = screen.getByRole('textbox', { name: 'Most tools kept per agent' }) as HTMLInputElement
+    expect(limit.value).toBe('0')
+    fireEvent.change(limit, { target: { value: '1001' } })
+    expect(limit.getAttribute('aria-invalid')).toBe('true')
+    fireEvent.change(limit, { target: { value: '1' } })
+    fireEvent.submit(limit.form!)
+    await waitFor(() => { expect(stored(h)).toEqual({ maxSelected: 1 }) })
+    await macrotask()
+    await h.run(agent, 'next', reply('ok'))
+    expect(h.model.toolNames().filter(name => name.startsWith('mcp__'))).toEqual(['mcp__github__create_issue'])
+  })
+
+  it('shows a deferral mode that was not saved and keeps showing the stored one', async () => {
+    const { h, transport } = await mount()
+    await open()
+    transport.unreachable = 1
+    const mode = screen.getByRole('combobox', { name: 'Defer tools' }) as HTMLSelectElement
+    fireEvent.change(mode, { target: { value: 'auto' } })
+    await screen.findByText(/The deferral mode was not saved: DSH did not accept the change\./)
+    expect(mode.value).toBe('always')
+    expect(h.ctx.toolSearch.settings().defer).toBe('always')
+  })
+
   it('edits the lists directly: remove a name, add one, move one, and refuse blank or tool_search', async () => {
     const { h, transport } = await mount()
     await h.ctx.settings.mutate(TOOL_SEARCH_SETTINGS_NAMESPACE, [{ op: 'set', path: ['alwaysVisible'], value: ['mcp__mail__send_email', 'web_search'] }])
@@ -277,6 +336,9 @@ describe('the Tool Search card', () => {
     expect(screen.getByText('These settings can only be changed from the machine running DSH.')).toBeTruthy()
     const controls = [
       screen.getByRole('textbox', { name: 'Results per search' }),
+      screen.getByRole('combobox', { name: 'Defer tools' }),
+      screen.getByRole('textbox', { name: 'Automatic deferral threshold (tokens)' }),
+      screen.getByRole('textbox', { name: 'Most tools kept per agent' }),
       screen.getByRole('button', { name: 'Remove web_search from Always visible' }),
       ...screen.getAllByRole('button', { name: 'Add' }),
       ...screen.getAllByRole('combobox', { name: /^Policy for / }),

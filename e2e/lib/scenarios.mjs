@@ -22,13 +22,14 @@ const answer = (result) => ({ text: `${ANSWER_PREFIX} ${result}` })
 const topHit = (text) => parseJson(text)?.tools?.[0]?.name
 
 /**
- * @param {{mode: 'native'|'code', withPlugin: boolean, missingBinary?: string}} run
- *   `missingBinary`: the plugin was installed without this platform package (name@version)
+ * @param {{mode: 'native'|'code', withPlugin: boolean, missingBinary?: string, defer?: 'always'|'auto'}} run
+ *   `missingBinary`: the plugin was installed without this platform package (name@version);
+ *   `defer` is the plugin's setting: under `auto` the five fixture tools stay below its threshold.
  * @returns {{model: (body: object) => object, check: (observed: object, checks: import('./report.mjs').Checks) => void}}
  */
-export function scenario({ mode, withPlugin, missingBinary }) {
+export function scenario({ mode, withPlugin, missingBinary, defer = 'always' }) {
   if (missingBinary !== undefined) return withoutBinary(missingBinary)
-  if (mode === 'native') return withPlugin ? nativeSearch : nativeBaseline
+  if (mode === 'native') return !withPlugin ? nativeBaseline : defer === 'auto' ? nativeAutoBelowThreshold : nativeSearch
   return withPlugin ? codeSearch : codeBaseline
 }
 
@@ -115,6 +116,17 @@ const nativeBaseline = {
     const [first, second] = observed.requests
     commonChecks(observed, checks, 2)
     everyToolUpFront(first, checks, 'without the plugin')
+    executionChecks(observed, checks, completedCalls(second)[0]?.result)
+  },
+}
+
+/** Under `defer: auto` with a catalog below the threshold, nothing is deferred: as the baseline. */
+const nativeAutoBelowThreshold = {
+  model: nativeBaseline.model,
+  check(observed, checks) {
+    const [first, second] = observed.requests
+    commonChecks(observed, checks, 2)
+    everyToolUpFront(first, checks, 'under defer: auto, the fixture schemas below autoMinTokens')
     executionChecks(observed, checks, completedCalls(second)[0]?.result)
   },
 }
