@@ -3,6 +3,7 @@
  */
 
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
+import { AgentDeferral } from './defer.ts'
 import type { ToolIndex } from './native.ts'
 
 /** The tools one Agent's scope registers, as read at one catalog generation. */
@@ -21,28 +22,53 @@ export interface AgentCatalog {
 }
 
 /**
- * One Agent's selection and caches. The selection only grows while the Agent lives: settings can
- * hide a selected tool (neverSearch), but never make the Agent forget it.
+ * One Agent's selection and caches. The selection grows with every search; settings can hide a
+ * selected tool (neverSearch) without the Agent forgetting it, and only an eviction under
+ * `maxSelected` takes tools out of it (see eviction.ts).
  */
 export class AgentState {
   private readonly chosen: Set<string>
+  private readonly evicted: Set<string>
   /** Registered tools, refreshed at the first assembly or search of each generation. */
   registered: RegisteredTools | undefined
   catalog: AgentCatalog | undefined
   /** Last rendered Code Mode SDK and the inputs it was rendered from. */
   sdk: { readonly key: string; readonly text: string } | undefined
+  /** Whether its requests defer tools this turn (the `defer` setting). */
+  readonly deferral = new AgentDeferral()
+  /** The turn its last claimed message belongs to (`agent/inbox/claimed`); a new one starts a turn. */
+  turn: number | undefined
 
-  /** @param replayed - the selection rebuilt from the Agent's session log. */
-  constructor(replayed: Iterable<string>) {
+  /**
+   * @param replayed - the selection rebuilt from the Agent's session log.
+   * @param evicted - the tools an eviction took out of it and nothing has selected since.
+   */
+  constructor(replayed: Iterable<string>, evicted: Iterable<string> = []) {
     this.chosen = new Set(replayed)
+    this.evicted = new Set(evicted)
   }
 
   get selected(): ReadonlySet<string> {
     return this.chosen
   }
 
-  /** Add the names a successful `tool_search` result returned. */
+  /** Tools an eviction dropped; calling one brings it back. */
+  get dropped(): ReadonlySet<string> {
+    return this.evicted
+  }
+
+  /** Add the names a successful `tool_search` result (or a selection record) selected. */
   select(names: Iterable<string>): void {
-    for (const name of names) this.chosen.add(name)
+    for (const name of names) {
+      this.chosen.add(name)
+      this.evicted.delete(name)
+    }
+  }
+
+  /** Take the names an eviction drops out of the selection. */
+  deselect(names: Iterable<string>): void {
+    for (const name of names) {
+      if (this.chosen.delete(name)) this.evicted.add(name)
+    }
   }
 }

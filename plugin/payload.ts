@@ -15,6 +15,11 @@ export interface ToolSearchPayload {
   readonly query: string
   /** Names, short descriptions and scores only; schemas arrive as native tools on the next step. */
   readonly tools: readonly SearchHit[]
+  /**
+   * Only in an eviction record (see eviction.ts): the names that leave the selection. A search
+   * result never carries it ({@link PAYLOAD_SCHEMA} allows no other key).
+   */
+  readonly deselect?: readonly string[]
 }
 
 /** The `output.schema` of `tool_search`, in `defineTool`'s schema DSL. */
@@ -52,6 +57,7 @@ function canonicalPayload(value: ToolSearchPayload): ToolSearchPayload {
     schemaVersion: PAYLOAD_SCHEMA_VERSION,
     query: value.query,
     tools: value.tools.map(({ name, description, score }) => ({ name, description, score })),
+    ...(value.deselect === undefined ? {} : { deselect: [...value.deselect] }),
   }
 }
 
