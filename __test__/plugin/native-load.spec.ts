@@ -48,8 +48,9 @@ describe('loading the native core', () => {
 
   it('turns the loader\'s throw at import into a result, with the message naming why', async () => {
     process.env['NAPI_RS_NATIVE_LIBRARY_PATH'] = '/nonexistent/dsh-tool-search.node'
-    // A query string makes a fresh instance of the loader, which runs its search again.
-    const load = await loadNative(() => import('../../index.js?no-binary' as string) as Promise<Record<string, unknown>>)
+    // A query string makes a fresh instance of napi-rs's loader (binding.js, which the entry
+    // index.js imports), which runs its search again.
+    const load = await loadNative(() => import('../../binding.js?no-binary' as string) as Promise<Record<string, unknown>>)
     expect(load.core).toBeUndefined()
     expect(load.error).toContain('NAPI_RS_NATIVE_LIBRARY_PATH names /nonexistent/dsh-tool-search.node')
     expect(load.error).toContain(`this machine is ${platformKey()}`)
