@@ -3,6 +3,7 @@
 // in a fresh module instance; the other failures are the loader's results, injected.
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
+import { MODEL_PACKAGE } from '../../plugin/contract.ts'
 import { loadNative } from '../../plugin/native.ts'
 import { describeLoadFailure, platformKey, type LoadContext } from '../../plugin/platform.ts'
 
@@ -64,7 +65,7 @@ describe('loading the native core', () => {
 
   it('reads the supported platforms from the manifest\'s optionalDependencies, at the plugin\'s version', async () => {
     const load = await loadNative(() => Promise.reject(notFound('Cannot find module \'./x.node\'')))
-    const keys = Object.keys(manifest.optionalDependencies).map(name => name.slice(`${PACKAGE}-`.length))
+    const keys = Object.keys(manifest.optionalDependencies).filter(name => name !== MODEL_PACKAGE).map(name => name.slice(`${PACKAGE}-`.length))
     expect(keys).toHaveLength(manifest.napi.targets.length)
     expect(load.error).toContain(`Prebuilt cores exist for ${keys.join(', ')}.`)
     expect(load.error).toContain(`${PACKAGE}-${platformKey()}@${manifest.version}`)

@@ -57,7 +57,7 @@ impl Default for Params {
             fusion_depth: 20,
             semantic_weight: 0.5,
             semantic_whole: 0.5,
-            semantic_floor: 0.0,
+            semantic_floor: 0.3,
         }
     }
 }
