@@ -174,8 +174,7 @@ export interface TermExplanation {
   queryWord: string
   /**
    * "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-   * identifier), "gram" (a CJK piece) or "value" (the kind of value a query word names,
-   * "currency" for "yen").
+   * identifier) or "gram" (a CJK piece).
    */
   kind: string
   idf: number
