@@ -48,6 +48,6 @@ pub use limits::{
     MAX_EVENTS_BYTES, MAX_NAME_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS, PAYLOAD_TEXT, TOOL_NAME,
 };
 // Selections rebuilt from session events.
-pub use replay::{selection_from_events, selection_from_payload, ReplayError, SEARCH_TOOL};
+pub use replay::{selection_from_events, selection_from_payload, ReplayError, Selection, SEARCH_TOOL};
 // Searching an index: hits, query forms, explanations.
 pub use search::{requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, TermMatch};

@@ -8,8 +8,14 @@
 //! - a call made inside `run_code` (code mode): one `tool/code-dispatch {subCallId, name,
 //!   isError, content}` event (the call id is `<parent>:code:<n>`).
 //!
-//! Anything else is skipped: failed results, text that is not the `schemaVersion: 1` payload,
-//! results whose call is missing (a truncated log), and events of other shapes.
+//! The plugin writes its own selection changes (a prefetch from the user's message) as the
+//! second shape too, with a `rootCallId` of `dsh-tool-search:<kind>:<key>` and no `run_code`
+//! around it: the one event type a log can carry that DSH persists, keeps out of the model's
+//! history and replays into a fork (see `selection-record.ts` in the plugin).
+//!
+//! Anything else is skipped: failed results, text that is not the `schemaVersion: 1` payload, a
+//! `discover` payload (it shows tools without loading them), results whose call is missing (a
+//! truncated log), and events of other shapes.
 
 use std::collections::{HashMap, HashSet};
 
@@ -20,6 +26,18 @@ use crate::limits::EVENTS_TEXT;
 pub const SEARCH_TOOL: &str = "tool_search";
 /// The payload version this replay understands.
 const SCHEMA_VERSION: f64 = 1.0;
+/// How the `rootCallId` of a prefetch record begins: the plugin found these tools for a user's
+/// message before the model asked.
+pub const PREFETCH_ROOT: &str = "dsh-tool-search:prefetch:";
+
+/// What a session's events select.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// Every selected name, in order of first appearance.
+    pub selected: Vec<String>,
+    /// The names among them that a prefetch record selected first.
+    pub prefetched: Vec<String>,
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReplayError {
@@ -40,23 +58,23 @@ impl std::fmt::Display for ReplayError {
 }
 
 /// Names selected by the successful `tool_search` results in `events_json`, in order of first
-/// appearance.
-pub fn selection_from_events(events_json: &str) -> Result<Vec<String>, ReplayError> {
+/// appearance, and which of them a prefetch selected.
+pub fn selection_from_events(events_json: &str) -> Result<Selection, ReplayError> {
     EVENTS_TEXT.check_bytes(events_json.len()).map_err(|_| ReplayError::TooLarge(events_json.len()))?;
     let json = Json::parse(events_json).map_err(ReplayError::Json)?;
     let events = json.items(json.root()).ok_or(ReplayError::NotAList(json.kind(json.root())))?;
-    let mut replay = Replay { json: &json, calls: HashMap::new(), selected: Vec::new(), seen: HashSet::new() };
+    let mut replay = Replay { json: &json, calls: HashMap::new(), selection: Selection::default(), seen: HashSet::new() };
     for &event in events {
         replay.event(event);
     }
-    Ok(replay.selected)
+    Ok(replay.selection)
 }
 
 struct Replay<'a> {
     json: &'a Json<'a>,
     /// Call id to tool name, from `tool/call` events.
     calls: HashMap<&'a str, &'a str>,
-    selected: Vec<String>,
+    selection: Selection,
     seen: HashSet<String>,
 }
 
@@ -72,7 +90,8 @@ impl<'a> Replay<'a> {
             }
             Some("tool/result") => self.tool_result(data),
             Some("tool/code-dispatch") if json.get_str(data, "name") == Some(SEARCH_TOOL) && is_false(json, data, "isError") => {
-                self.content(data);
+                let prefetch = json.get_str(data, "rootCallId").is_some_and(|id| id.starts_with(PREFETCH_ROOT));
+                self.content(data, prefetch);
             }
             _ => {}
         }
@@ -90,29 +109,32 @@ impl<'a> Replay<'a> {
             let is_search = call.and_then(|id| self.calls.get(id)) == Some(&SEARCH_TOOL);
             let failed = json.get(block, "isError").is_some_and(|v| !matches!(json.node(v), Node::Bool(false)));
             if json.get_str(block, "type") == Some("tool-result") && is_search && !failed {
-                self.content(block);
+                self.content(block, false);
             }
         }
     }
 
-    /// Reads every text part of a result's `content`.
-    fn content(&mut self, holder: NodeId) {
+    /// Reads every text part of a result's `content`; `prefetch` when a prefetch record holds it.
+    fn content(&mut self, holder: NodeId, prefetch: bool) {
         let json = self.json;
         let Some(parts) = json.get(holder, "content").and_then(|c| json.items(c)) else { return };
         for &part in parts {
             if json.get_str(part, "type") == Some("text") {
                 if let Some(text) = json.get_str(part, "text") {
-                    self.payload(text);
+                    self.payload(text, prefetch);
                 }
             }
         }
     }
 
     /// Adds the names a result text selects to the selection.
-    fn payload(&mut self, text: &str) {
+    fn payload(&mut self, text: &str, prefetch: bool) {
         for name in selection_from_payload(text) {
             if self.seen.insert(name.clone()) {
-                self.selected.push(name);
+                if prefetch {
+                    self.selection.prefetched.push(name.clone());
+                }
+                self.selection.selected.push(name);
             }
         }
     }
@@ -120,15 +142,17 @@ impl<'a> Replay<'a> {
 
 /// The names one `tool_search` result payload selects, in order, each once (its first
 /// occurrence): the `name` strings, non-empty, of its `tools`, when the text is a JSON object
-/// with `schemaVersion` 1 and a `tools` array. Any other text selects nothing. Replay applies it
-/// to every persisted result, and the plugin's live commit calls it too, so a resumed Agent
-/// selects exactly what the live one did.
+/// with `schemaVersion` 1 and a `tools` array, and is not marked `"discover": true` (a
+/// `discover:` search shows tools with their schemas and loads none). Any other text selects
+/// nothing. Replay applies it to every persisted result, and the plugin's live commit calls it
+/// too, so a resumed Agent selects exactly what the live one did.
 pub fn selection_from_payload(text: &str) -> Vec<String> {
     let Ok(payload) = Json::parse(text) else { return Vec::new() };
     let root = payload.root();
     let version_ok = payload.get(root, "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(SCHEMA_VERSION));
+    let discover = payload.get(root, "discover").map(|v| payload.node(v)) == Some(&Node::Bool(true));
     let tools = payload.get(root, "tools").and_then(|t| payload.items(t));
-    let Some(tools) = tools.filter(|_| version_ok) else { return Vec::new() };
+    let Some(tools) = tools.filter(|_| version_ok && !discover) else { return Vec::new() };
     let mut seen = HashSet::new();
     let mut names = Vec::new();
     for &tool in tools {
@@ -197,8 +221,17 @@ mod tests {
         out
     }
 
-    fn replay(events: &[String]) -> Vec<String> {
+    fn replay_all(events: &[String]) -> Selection {
         selection_from_events(&format!("[{}]", events.join(","))).unwrap()
+    }
+
+    fn replay(events: &[String]) -> Vec<String> {
+        replay_all(events).selected
+    }
+
+    fn prefetch(key: &str, text: &str) -> String {
+        let root = format!("{PREFETCH_ROOT}{key}");
+        dispatch(SEARCH_TOOL, false, text).replace(r#""rootCallId":"r","parentCallId":"p","subCallId":"p:code:1""#, &format!(r#""rootCallId":"{root}","parentCallId":"{root}","subCallId":"{root}:1""#))
     }
 
     #[test]
@@ -256,6 +289,34 @@ mod tests {
     fn includes_searches_made_inside_run_code() {
         let events = [dispatch(SEARCH_TOOL, false, &payload(&["sdk_tool"])), dispatch(SEARCH_TOOL, true, &payload(&["failed"])), dispatch("other", false, &payload(&["other"]))];
         assert_eq!(replay(&events), ["sdk_tool"]);
+    }
+
+    #[test]
+    fn prefetch_records_select_and_are_told_apart_by_their_root() {
+        let events = [
+            call("c1", SEARCH_TOOL),
+            result("c1", &payload(&["searched"])),
+            prefetch("m1", &payload(&["searched", "fetched"])),
+            dispatch(SEARCH_TOOL, false, &payload(&["from_code"])),
+            prefetch("m2", &payload(&["from_code", "fetched", "later"])),
+            prefetch("m3", &payload(&["failed"])).replace(r#""isError":false"#, r#""isError":true"#),
+        ];
+        let selection = replay_all(&events);
+        assert_eq!(selection.selected, ["searched", "fetched", "from_code", "later"]);
+        assert_eq!(selection.prefetched, ["fetched", "later"], "only the names a prefetch selected first");
+    }
+
+    #[test]
+    fn a_discover_payload_selects_nothing_live_or_on_replay() {
+        let discover = payload(&["shown"]).replace(r#""query":"q","#, r#""query":"q","discover":true,"#);
+        assert!(selection_from_payload(&discover).is_empty());
+        let events = [call("c1", SEARCH_TOOL), result("c1", &discover), dispatch(SEARCH_TOOL, false, &discover), prefetch("m", &discover)];
+        assert_eq!(replay_all(&events), Selection::default());
+        // Only a literal `true` marks it; anything else is an ordinary payload.
+        for marker in ["false", "1", r#""true""#, "null"] {
+            let text = payload(&["kept"]).replace(r#""query":"q","#, &format!(r#""query":"q","discover":{marker},"#));
+            assert_eq!(selection_from_payload(&text), ["kept"], "{marker}");
+        }
     }
 
     #[test]
@@ -322,6 +383,6 @@ mod tests {
             "session events must be a JSON array, got an object"
         );
         assert!(selection_from_events("[").unwrap_err().to_string().starts_with("session events are not valid JSON: "));
-        assert!(selection_from_events("[]").unwrap().is_empty());
+        assert_eq!(selection_from_events("[]").unwrap(), Selection::default());
     }
 }
