@@ -19,6 +19,7 @@ use crate::{limits, replay, Index, Searcher};
 
 mod args;
 mod explanation;
+mod hints;
 
 use explanation::Explanation;
 
