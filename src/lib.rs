@@ -49,7 +49,7 @@ pub use limits::{
     MAX_EVENTS_BYTES, MAX_NAME_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS, PAYLOAD_TEXT, TOOL_NAME,
 };
 // What the model is told about the catalog besides ranked hits.
-pub use hints::{nearest, outline, Group, Outline};
+pub use hints::{match_strength, nearest, outline, Group, Outline};
 // Selections rebuilt from session events.
 pub use replay::{selection_from_events, selection_from_payload, ReplayError, Selection, SEARCH_TOOL};
 // Searching an index: hits, query forms, explanations.

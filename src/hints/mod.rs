@@ -1,13 +1,16 @@
 //! What the model is told about the catalog besides ranked hits: an outline of the deferred tools
-//! (`outline`) and, when a search finds nothing, the names nearest to what it asked (`nearest`).
-//! Both read tool names only, split into words by the same analyzer the index uses, so
-//! `getWeather`, `get_weather` and `mcp__weather__get` all show the words `get` and `weather`.
+//! (`outline`), how strong a match is (`strength`: a weak best match loads nothing) and, when a
+//! search finds nothing strong, the names nearest to what it asked (`nearest`). The outline and
+//! the nearest names read tool names only, split into words by the same analyzer the index
+//! uses, so `getWeather`, `get_weather` and `mcp__weather__get` all show `get` and `weather`.
 
 mod nearest;
 mod outline;
+mod strength;
 
 pub use nearest::nearest;
 pub use outline::{outline, Group, Outline};
+pub use strength::match_strength;
 
 use crate::analysis::{term_of, Analyzer, Piece};
 

@@ -1,12 +1,13 @@
 //! The catalog hints `tool_search` gives beside ranked hits, as methods of [`ToolIndex`]: the
-//! outline of the indexed tools and the names nearest a query.
+//! outline of the indexed tools, the strength of a match and the names nearest a query.
 
 use napi::bindgen_prelude::Unknown;
 use napi::Result;
 use napi_derive::napi;
 
 use super::{args, ToolIndex};
-use crate::{hints, limits};
+use crate::limits::{self, TOOL_NAME};
+use crate::hints;
 
 /// Words an outline gives each group, at most.
 const WORDS_PER_GROUP: usize = 4;
@@ -45,6 +46,17 @@ impl ToolIndex {
         })
     }
 
+    /// How strongly `name` matches `query`: its BM25F score for the whole query over the idf of a
+    /// word only one tool has, so 1 is a match worth one rare word whatever the catalog's size;
+    /// 0 when it matches nothing or is not indexed. The query at most 4,096 characters, the name
+    /// 1,024 bytes.
+    #[napi(js_name = "matchStrength", catch_unwind, ts_args_type = "query: string, name: string")]
+    pub fn match_strength(&self, query: Unknown<'_>, name: Unknown<'_>) -> Result<f64> {
+        let query = args::query(query)?;
+        let name = args::text(name, TOOL_NAME)?;
+        Ok(hints::match_strength(&self.index, &query, &name))
+    }
+
     /// At most `limit` indexed names, leaving out `exclude`, that look most like the query's
     /// words (shared character trigrams), best first, ties by name; names sharing nothing with it
     /// are left out. For a query that matched nothing. The query at most 4,096 characters.
@@ -56,4 +68,13 @@ impl ToolIndex {
         let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
         Ok(hints::nearest(&query, self.index.names(), &exclude, limit).into_iter().map(str::to_string).collect())
     }
+}
+
+/// Whether a query names its tools (`select:a,b`) rather than describing them: its results are
+/// what it named, in its order, with no score to judge them by. The query at most 4,096
+/// characters.
+#[napi(js_name = "namesTools", catch_unwind, ts_args_type = "query: string")]
+pub fn names_tools(query: Unknown<'_>) -> Result<bool> {
+    let query = args::query(query)?;
+    Ok(matches!(crate::Query::parse(&query), crate::Query::Select(_)))
 }
