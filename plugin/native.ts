@@ -5,5 +5,5 @@
  * works in the repository and after `npm pack` without a build-time rewrite.
  */
 
-export { ToolIndex, selectionFromEvents, selectionFromPayload } from '../index.js'
-export type { SearchHit } from '../index.js'
+export { ToolIndex, namesTools, selectionFromEvents, selectionFromPayload } from '../index.js'
+export type { CatalogOutline, OutlineGroup, SearchHit, SessionSelection } from '../index.js'

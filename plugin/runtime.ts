@@ -5,15 +5,20 @@
 
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { ToolSchema } from '@deepseek-ai/dsh-llm'
+import type { ToolSchema, UserMessage } from '@deepseek-ai/dsh-llm'
+import type { JsonValue } from '@deepseek-ai/dsh-session'
 import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
-import { AgentState, type AgentCatalog, type RegisteredTools } from './agent-state.ts'
+import { AgentState, type AgentCatalog, type AgentOutline, type RegisteredTools } from './agent-state.ts'
 import { IndexCache, buildCorpus } from './catalog.ts'
 import { TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
-import type { SearchHit } from './native.ts'
+import type { SessionSelection } from './native.ts'
+import { describedSearch, renderOutline } from './outline.ts'
+import type { ToolSearchPayload } from './payload.ts'
+import { prefetchFor } from './prefetch.ts'
 import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
+import { answerSearch, type SearchScope } from './search-answer.ts'
 import { replaySelection, resultSelection } from './selection.ts'
 import { codeLanguage, renderOfferedSdk } from './sdk.ts'
 import type { LiveSettings } from './settings.ts'
@@ -22,6 +27,7 @@ import type { ToolSearchView } from './view.ts'
 import { VisibilityPolicy } from './visibility.ts'
 
 const NOTHING_SELECTED: ReadonlySet<string> = new Set()
+const NOTHING_REPLAYED: SessionSelection = { selected: [], prefetched: [] }
 const MAX_REPORTED_WARNINGS = 1000
 
 interface Attachment {
@@ -95,7 +101,7 @@ export class ToolSearchRuntime {
         }))
         .sort((a, b) => compareNames(a.name, b.name))
     },
-    agents: () => [...this.attached].map(([agent, { state }]) => ({ id: agent.id, selected: state.selected.size })),
+    agents: () => [...this.attached].map(([agent, { state }]) => ({ id: agent.id, selected: state.selected.size, prefetched: state.prefetched.size })),
   }
 
   /**
@@ -144,6 +150,11 @@ export class ToolSearchRuntime {
             state.select(resultSelection(result.content))
           }
         }),
+        // A message the turn just took from the inbox: inside the open turn, before the step's
+        // prompt is assembled (DSH logs it as a `user/message` only after that).
+        agent.ctx.on('agent/inbox/claimed', ({ agent: owner, message }) => {
+          if (owner === agent) this.prefetch(agent, state, message)
+        }),
       ]
       this.attached.set(agent, { state, detach: () => { for (const dispose of disposers) dispose() } })
     } catch (error) {
@@ -158,12 +169,26 @@ export class ToolSearchRuntime {
     attachment.detach()
   }
 
-  private replay(agent: Agent): string[] {
+  private replay(agent: Agent): SessionSelection {
     try {
       return replaySelection(agent.session.events)
     } catch (error) {
       this.ctx.logger.warn(`dsh-tool-search: could not replay the selection of ${agent.id}; starting empty: ${message(error)}`)
-      return []
+      return NOTHING_REPLAYED
+    }
+  }
+
+  /**
+   * Load the best deferred tools for a claimed user message (the `prefetch` setting). Never
+   * throws: the claim is DSH's inbox at work, and a failure here must not cost the turn.
+   */
+  private prefetch(agent: Agent, state: AgentState, claimed: UserMessage): void {
+    const count = this.settings.current.prefetch
+    if (count === 0 || !this.searchable) return
+    try {
+      state.select(prefetchFor(claimed, count, agent.session, this.scopeFor(agent, state)), 'prefetch')
+    } catch (error) {
+      this.warnOnce(`could not prefetch tools for a message of ${agent.id}: ${message(error)}`)
     }
   }
 
@@ -175,17 +200,42 @@ export class ToolSearchRuntime {
     const registered = this.registeredFor(agent, state, sdk ? undefined : assembly.tools)
     const policy = this.policy
     const selected = state.selected
-    return filterAssembly(assembly, {
+    const outline = this.outlineFor(state, registered)?.text ?? ''
+    const filtered = filterAssembly(assembly, {
       registered: registered.names,
       offers: name => policy.offers(name, selected),
       sdk: () => {
         const offered = policy.offered(registered.names, selected).sort(compareNames)
         const language = codeLanguage(this.ctx)
-        const key = [registered.generation, language, ...offered].join('\n')
-        if (state.sdk?.key !== key) state.sdk = { key, text: renderOfferedSdk(this.ctx, agent, offered, language) }
+        const key = [registered.generation, language, outline, ...offered].join('\n')
+        if (state.sdk?.key !== key) {
+          const describe = (name: string, description: string): string => (name === TOOL_SEARCH_NAME ? describedSearch(description, outline) : description)
+          state.sdk = { key, text: renderOfferedSdk(this.ctx, agent, offered, language, describe) }
+        }
         return state.sdk.text
       },
     })
+    const tools = filtered.tools.map(tool => (tool.name === TOOL_SEARCH_NAME ? { ...tool, description: describedSearch(tool.description, outline) } : tool))
+    return { ...filtered, tools }
+  }
+
+  /**
+   * The outline of the Agent's deferred tools, computed once per catalog and set of rules: the
+   * searchable tools (neverSearch is out) less the ones offered without a search. Undefined when
+   * the catalog cannot be indexed; the description then goes without it.
+   */
+  private outlineFor(state: AgentState, registered: RegisteredTools): AgentOutline | undefined {
+    try {
+      const catalog = this.catalogOf(state, registered)
+      const policy = this.policy
+      if (state.outline?.key === catalog.key && state.outline.policy === policy) return state.outline
+      const data = catalog.index.outline({ exclude: policy.offered(registered.names, NOTHING_SELECTED) })
+      state.outline = { key: catalog.key, policy, data, text: renderOutline(data) }
+      return state.outline
+    } catch (error) {
+      this.warnOnce(`the catalog outline is left out of ${TOOL_SEARCH_NAME}'s description: ${message(error)}`)
+      return undefined
+    }
   }
 
   /**
@@ -210,16 +260,33 @@ export class ToolSearchRuntime {
     return registered
   }
 
-  private search({ agent, query, limit }: SearchRequest): SearchHit[] {
+  private search({ agent, query, limit }: SearchRequest): ToolSearchPayload {
     const state = agent === undefined ? undefined : this.attached.get(agent)?.state
+    return answerSearch(query, limit, this.scopeFor(agent, state))
+  }
+
+  /** What a search from `agent` ranks, and what it knows about the catalog. */
+  private scopeFor(agent: Agent | undefined, state: AgentState | undefined): SearchScope {
     const registered = this.registeredFor(agent, state)
+    const catalog = this.catalogOf(state, registered)
+    const selected = state?.selected ?? NOTHING_SELECTED
+    return {
+      index: catalog.index,
+      // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
+      // name match first even when it is excluded, so asking for an available tool by name
+      // confirms it instead of suggesting it is missing.
+      exclude: this.policy.offered(registered.names, selected),
+      parametersOf: name => registered.tools.find(tool => tool.name === name)?.parameters as JsonValue | undefined,
+      outline: () => (state === undefined ? undefined : this.outlineFor(state, registered)?.data)
+        ?? catalog.index.outline({ exclude: this.policy.offered(registered.names, NOTHING_SELECTED) }),
+    }
+  }
+
+  /** The Agent's index for the current catalog generation, kept on its state. */
+  private catalogOf(state: AgentState | undefined, registered: RegisteredTools): AgentCatalog {
     const catalog = state?.catalog?.generation === registered.generation ? state.catalog : this.catalogFor(registered)
     if (state !== undefined) state.catalog = catalog
-    // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
-    // name match first even when it is excluded, so asking for an available tool by name confirms
-    // it instead of suggesting it is missing.
-    const exclude = this.policy.offered(registered.names, state?.selected ?? NOTHING_SELECTED)
-    return catalog.index.search(query, limit, { exclude })
+    return catalog
   }
 
   private catalogFor(registered: RegisteredTools): AgentCatalog {

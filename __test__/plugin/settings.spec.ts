@@ -124,14 +124,14 @@ describe('live settings', () => {
     harness = await createHarness({ settings: true })
     const h = harness
     const { agent } = await h.agent('a')
-    await h.run(agent, 'tools?', toolCall('c1', 'tool_search', { query: 'mcp' }), reply('ok'))
+    await h.run(agent, 'tools?', toolCall('c1', 'tool_search', { query: 'mcp weather github postgres mail' }), reply('ok'))
     expect(limitDescription(h.model.requests[0]?.tools)).toContain('Default: 5.')
     expect(foundNames(loggedResult(agent, 'c1'))).toHaveLength(4)
 
     await changeSettings(h, { defaultLimit: 2 })
     // A fresh Agent: the first one can already call every mcp tool, so it would get no new ones.
     const { agent: other } = await h.agent('b')
-    await h.run(other, 'tools?', toolCall('c1', 'tool_search', { query: 'mcp' }), reply('ok'))
+    await h.run(other, 'tools?', toolCall('c1', 'tool_search', { query: 'mcp weather github postgres mail' }), reply('ok'))
     expect(limitDescription(h.model.requests[2]?.tools)).toContain('Default: 2.')
     expect(foundNames(loggedResult(other, 'c1'))).toHaveLength(2)
   })
