@@ -1,9 +1,13 @@
 /**
- * The catalog outline: one line at the end of `tool_search`'s description that says what is
- * deferred, so a model can tell that a GitHub or Notion server is installed before it searches
- * (instead of answering "I have no tool for that"). MCP tools are named by server with a count and
- * their most distinctive words (computed by the core from the names), the other deferred tools by
- * name while they fit.
+ * The catalog outline: a few sentences at the end of `tool_search`'s description that say what
+ * is deferred, so a model can tell that a GitHub or Notion server is installed before it searches
+ * (instead of answering "I have no tool for that"). MCP servers by name, each with a count and
+ * the most distinctive words of its tool names (computed by the core), then the other deferred
+ * tools by name while they fit:
+ *
+ *   Deferred tools, installed and loaded by tool_search. MCP servers (tools named
+ *   mcp__<server>__<tool>): github (26 tools: pull, request, issue, get). Other tools: ralph,
+ *   web_search. And 3 more.
  *
  * It costs at most {@link OUTLINE_BUDGET_TOKENS} tokens whatever the catalog: past the budget
  * the groups lose their words, then groups and names give way to a count. It depends only on
@@ -14,84 +18,101 @@
 import type { CatalogOutline, OutlineGroup } from './native.ts'
 import { estimateTokens } from './token-estimate.ts'
 
-/** The most o200k_base tokens the outline may take, by the conservative estimate. */
+/** The most o200k_base tokens the outline may take. */
 export const OUTLINE_BUDGET_TOKENS = 400
+/**
+ * What the outline is fitted to by the cheap estimate: the budget less 15%. On outline text the
+ * estimate runs at most a tenth below o200k (`bench/tokens/estimate.mjs`: short rare words such
+ * as server names it counts as one token, o200k as two), and the benchmark checks the real count
+ * of every outline it prints against the budget.
+ */
+export const OUTLINE_FIT_TOKENS = Math.floor(OUTLINE_BUDGET_TOKENS * 0.85)
 
-const HEAD = 'Deferred tools (installed; tool_search loads them): '
-const SEPARATOR = '; '
-const OTHERS = 'other: '
+const HEAD = 'Deferred tools, installed and loaded by tool_search.'
+const MCP_PREFIX = 'mcp__'
+const GROUPS = `MCP servers (tools named ${MCP_PREFIX}<server>__<tool>): `
+const GROUP_SEPARATOR = '; '
 const NAME_SEPARATOR = ', '
+
+/** What an outline shows: the groups (with words or not), the names, and how many tools it leaves unnamed. */
+interface Shown {
+  readonly groups: readonly OutlineGroup[]
+  readonly words: boolean
+  readonly names: readonly string[]
+  readonly hidden: number
+}
 
 /**
  * @param outline - the deferred tools, as the native index outlines them.
  * @param budget - the most estimated tokens the text may take.
  * @returns the outline text, or '' when nothing is deferred (or not even the count fits).
  */
-export function renderOutline(outline: CatalogOutline, budget: number = OUTLINE_BUDGET_TOKENS): string {
+export function renderOutline(outline: CatalogOutline, budget: number = OUTLINE_FIT_TOKENS): string {
   const total = outline.groups.reduce((sum, group) => sum + group.tools, 0) + outline.ungrouped.length
   if (total === 0) return ''
-  const whole = finish([...outline.groups.map(group => groupText(group, true)), ...others(outline.ungrouped)], 0)
+  const whole = text(outline, { groups: outline.groups, words: true, names: outline.ungrouped, hidden: 0 })
   if (estimateTokens(whole) <= budget) return whole
-  for (const withWords of [true, false]) {
-    const text = fitted(outline, total, budget, withWords)
-    if (text !== undefined && estimateTokens(text) <= budget) return text
+  for (const words of [true, false]) {
+    const shown = fitted(outline, total, budget, words)
+    const fit = shown === undefined ? undefined : text(outline, shown)
+    if (fit !== undefined && estimateTokens(fit) <= budget) return fit
   }
-  const count = `${HEAD}${total} tools.`
+  const count = countOnly(total)
   return estimateTokens(count) <= budget ? count : ''
 }
 
 /**
- * The outline with every group, words or not, and then as many other names as fit; undefined
- * when the groups alone do not fit with words (the caller tries again without). Without words,
- * groups that do not fit give way to the count. Room for the count at the end is kept from the
+ * Every group, with words or not, then as many other names as fit; undefined when the groups
+ * alone do not fit with words (the caller tries again without). Without words, groups that do
+ * not fit give way to the count. The estimate of the parts is summed as they are added (joining
+ * runs never costs more than the runs apart), with room for the count at the end kept from the
  * start, since any name may turn out to be the first left out.
  */
-function fitted(outline: CatalogOutline, total: number, budget: number, withWords: boolean): string | undefined {
-  // The sum of the parts' estimates bounds the estimate of the joined text from above: joining
-  // runs never costs more than the runs apart.
-  let used = estimateTokens(HEAD) + estimateTokens(tail(total))
-  const parts: string[] = []
-  let shown = 0
+function fitted(outline: CatalogOutline, total: number, budget: number, words: boolean): Shown | undefined {
+  let used = estimateTokens(HEAD) + estimateTokens(GROUPS) + estimateTokens(othersLabel(true)) + estimateTokens(tail(total))
+  const groups: OutlineGroup[] = []
+  let named = 0
   for (const group of outline.groups) {
-    const part = groupText(group, withWords)
-    const cost = estimateTokens(part) + estimateTokens(SEPARATOR)
-    if (used + cost > budget) {
-      if (withWords) return undefined
-      return finish(parts, total - shown)
-    }
-    parts.push(part)
-    used += cost
-    shown += group.tools
+    used += estimateTokens(groupText(group, words)) + estimateTokens(GROUP_SEPARATOR)
+    if (used > budget) return words ? undefined : { groups, words, names: [], hidden: total - named }
+    groups.push(group)
+    named += group.tools
   }
   const names: string[] = []
-  used += estimateTokens(OTHERS)
   for (const name of outline.ungrouped) {
-    const cost = estimateTokens(name) + estimateTokens(NAME_SEPARATOR)
-    if (used + cost > budget) break
+    used += estimateTokens(name) + estimateTokens(NAME_SEPARATOR)
+    if (used > budget) break
     names.push(name)
-    used += cost
   }
-  return finish([...parts, ...others(names)], total - shown - names.length)
+  return { groups, words, names, hidden: total - named - names.length }
 }
 
-/** The part that names the tools of no group, if there are any. */
-function others(names: readonly string[]): string[] {
-  return names.length === 0 ? [] : [`${OTHERS}${names.join(NAME_SEPARATOR)}`]
+function text(outline: CatalogOutline, shown: Shown): string {
+  if (shown.groups.length === 0 && shown.names.length === 0) return countOnly(shown.hidden)
+  const sentences = [HEAD]
+  if (shown.groups.length > 0) sentences.push(`${GROUPS}${shown.groups.map(group => groupText(group, shown.words)).join(GROUP_SEPARATOR)}.`)
+  if (shown.names.length > 0) sentences.push(`${othersLabel(outline.groups.length > 0)}${shown.names.join(NAME_SEPARATOR)}.`)
+  if (shown.hidden > 0) sentences.push(tail(shown.hidden))
+  return sentences.join(' ')
 }
 
-function groupText(group: OutlineGroup, withWords: boolean): string {
+function groupText(group: OutlineGroup, words: boolean): string {
+  const server = group.name.startsWith(MCP_PREFIX) ? group.name.slice(MCP_PREFIX.length) : group.name
   const count = `${group.tools} ${group.tools === 1 ? 'tool' : 'tools'}`
-  return withWords && group.words.length > 0 ? `${group.name} (${count}: ${group.words.join(', ')})` : `${group.name} (${count})`
+  return words && group.words.length > 0 ? `${server} (${count}: ${group.words.join(', ')})` : `${server} (${count})`
 }
 
-function finish(parts: readonly string[], hidden: number): string {
-  if (parts.length === 0) return `${HEAD}${hidden} tools.`
-  return `${HEAD}${parts.join(SEPARATOR)}${hidden > 0 ? tail(hidden) : '.'}`
+function othersLabel(afterGroups: boolean): string {
+  return afterGroups ? 'Other tools: ' : 'Tools: '
+}
+
+function countOnly(total: number): string {
+  return `Deferred tools, installed and loaded by tool_search: ${total}.`
 }
 
 /** What the outline ends with when `hidden` deferred tools are not named in it. */
 function tail(hidden: number): string {
-  return `, and ${hidden} more.`
+  return `And ${hidden} more.`
 }
 
 /**

@@ -36,8 +36,9 @@ describe('the catalog outline in tool_search\'s description', () => {
     const { agent } = await h.agent('a')
     await h.run(agent, 'hi', reply('ok'))
     const outline = outlineOf(h.model.requests[0])
-    expect(outline).toBe('Deferred tools (installed; tool_search loads them): mcp__github (1 tool: create, issue); '
-      + 'mcp__mail (1 tool: email, send); mcp__postgres (1 tool: query); mcp__weather (1 tool: forecast); other: web_search.')
+    expect(outline).toBe('Deferred tools, installed and loaded by tool_search. MCP servers (tools named mcp__<server>__<tool>): '
+      + 'github (1 tool: create, issue); mail (1 tool: email, send); postgres (1 tool: query); weather (1 tool: forecast). '
+      + 'Other tools: web_search.')
     for (const core of ['bash', 'read', 'grep', 'todo_write']) expect(outline).not.toContain(core)
   })
 
@@ -49,7 +50,7 @@ describe('the catalog outline in tool_search\'s description', () => {
     const descriptions = new Set(h.model.requests.map(searchDescription))
     expect(descriptions.size).toBe(1)
     // The selected tool is still outlined: the outline is about what is deferred, not what is offered.
-    expect(outlineOf(h.model.requests[1])).toContain('mcp__weather')
+    expect(outlineOf(h.model.requests[1])).toContain('weather (1 tool: forecast)')
   })
 
   it('changes with the registry and with the settings, and never names a neverSearch tool', async () => {
@@ -58,23 +59,23 @@ describe('the catalog outline in tool_search\'s description', () => {
     await h.run(agent, 'hi', reply('ok'))
     const unregister = h.ctx.tools.register(fixtureTool({ name: 'mcp__jira__create_ticket', description: 'Create a Jira ticket.' }))
     await h.run(agent, 'hi', reply('ok'))
-    expect(outlineOf(h.model.requests[1])).toContain('mcp__jira (1 tool: ticket, create)')
+    expect(outlineOf(h.model.requests[1])).toContain('jira (1 tool: ticket, create)')
     unregister()
     await h.ctx.settings.replace(TOOL_SEARCH_SETTINGS_NAMESPACE, { neverSearch: ['mcp__weather__forecast'], alwaysVisible: ['web_search'] })
     await new Promise(resolve => setTimeout(resolve, 0))
     await h.run(agent, 'hi', reply('ok'))
     const outline = outlineOf(h.model.requests[2])
-    expect(outline).not.toContain('mcp__weather')
-    expect(outline).not.toContain('mcp__jira')
+    expect(outline).not.toContain('weather')
+    expect(outline).not.toContain('jira')
     expect(outline).not.toContain('web_search')
-    expect(outline).toContain('mcp__mail')
+    expect(outline).toContain('mail (1 tool: email, send)')
   })
 
   it('is in the Code Mode SDK too, where tool_search is declared', async () => {
     const h = await started({ mode: 'code' })
     const { agent } = await h.agent('a')
     await h.run(agent, 'hi', reply('ok'))
-    expect(h.model.system()).toContain('Deferred tools (installed; tool_search loads them): mcp__github (1 tool: create, issue);')
+    expect(h.model.system()).toContain('MCP servers (tools named mcp__<server>__<tool>): github (1 tool: create, issue);')
   })
 
   it('keeps within its budget on a registry of 10,000 tools', async () => {
@@ -87,8 +88,8 @@ describe('the catalog outline in tool_search\'s description', () => {
     await h.run(agent, 'hi', reply('ok'))
     const outline = outlineOf(h.model.requests[0])
     expect(estimateTokens(outline)).toBeLessThanOrEqual(OUTLINE_BUDGET_TOKENS)
-    expect(outline).toMatch(/^Deferred tools \(installed; tool_search loads them\): mcp__server\d+ \(\d+ tools/)
-    expect(outline).toMatch(/, and \d+ more\.$/)
+    expect(outline).toMatch(/^Deferred tools, installed and loaded by tool_search\. MCP servers \(tools named mcp__<server>__<tool>\): server\d+ \(\d+ tools/)
+    expect(outline).toMatch(/ And \d+ more\.$/)
   })
 })
 
@@ -100,19 +101,18 @@ describe('renderOutline under its budget', () => {
   }
 
   it('drops names first, then the words, then the groups, and ends with a count', () => {
+    const head = 'Deferred tools, installed and loaded by tool_search. MCP servers (tools named mcp__<server>__<tool>): '
     const full = renderOutline(outline)
-    expect(full).toBe('Deferred tools (installed; tool_search loads them): mcp__github (26 tools: pull, request, issue); '
-      + 'mcp__notion (19 tools: page, database); other: web_search, web_fetch, read_image.')
-    const head = 'Deferred tools (installed; tool_search loads them): '
-    const budgets = [estimateTokens(full), 40, 35, 30, 20, 12]
+    expect(full).toBe(`${head}github (26 tools: pull, request, issue); notion (19 tools: page, database). Other tools: web_search, web_fetch, read_image.`)
+    const budgets = [estimateTokens(full), 57, 50, 42, 36, 13]
     const shown = budgets.map(budget => renderOutline(outline, budget))
     for (const [i, text] of shown.entries()) expect(estimateTokens(text)).toBeLessThanOrEqual(budgets[i]!)
     expect(shown).toEqual([
       full,
-      `${head}mcp__github (26 tools); mcp__notion (19 tools); other: web_search, and 2 more.`,
-      `${head}mcp__github (26 tools); mcp__notion (19 tools), and 3 more.`,
-      `${head}mcp__github (26 tools), and 22 more.`,
-      `${head}48 tools.`,
+      `${head}github (26 tools: pull, request, issue); notion (19 tools: page, database). Other tools: web_search. And 2 more.`,
+      `${head}github (26 tools); notion (19 tools). Other tools: web_search. And 2 more.`,
+      `${head}github (26 tools). And 22 more.`,
+      'Deferred tools, installed and loaded by tool_search: 48.',
       '',
     ])
   })
