@@ -5,6 +5,7 @@
 // markup, so absolute counts differ a little per provider; the differences between rows do not.
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { recordTurn } from './dsh-turn.mjs'
+import { outlineIn } from './outline.mjs'
 
 /** @typedef {import('../../e2e/lib/model-server.mjs').ChatRequest} ChatRequest */
 
@@ -28,7 +29,7 @@ export async function tokenRow(catalog) {
   if (result?.role !== 'tool') throw new Error(`${catalog.id}: the request after the search does not end with its result`)
   /** @type {string[]} */
   const hits = JSON.parse(result.content).tools.map((/** @type {{name: string}} */ tool) => tool.name)
-  const toolSearch = initial.tools.find((/** @type {{function: {name: string}}} */ tool) => tool.function.name === 'tool_search')
+  const outline = await outlineIn(initial)
 
   const full = toolsTokens(baseline)
   const initialTokens = toolsTokens(initial)
@@ -40,8 +41,9 @@ export async function tokenRow(catalog) {
     query: catalog.query,
     tools: baseline.tools.length,
     withoutPlugin: { tokens: full },
+    outline: { tokens: outline.tokens, estimate: outline.estimate, text: outline.text },
     withPlugin: {
-      toolSearchSchemaTokens: countTokens(JSON.stringify([toolSearch])),
+      toolSearchSchemaTokens: outline.definitionTokens,
       initial: { offered: initial.tools.length, tokens: initialTokens, saved: full - initialTokens, savedPercent: percent(full - initialTokens, full) },
       afterSearch: {
         hits,
