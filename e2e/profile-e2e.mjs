@@ -31,6 +31,7 @@ import { killAll, onInterrupt, run, runOk, tail } from './lib/processes.mjs'
 import { parseJson } from './lib/observe.mjs'
 import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, packPlugin, peerResolution, profileDir, profileOwnDshPackages, rowsLoading } from './lib/profile.mjs'
 import { Checks, summarizeRequests } from './lib/report.mjs'
+import { MCP_SERVER, catalogScenarios, mcpPatch } from './lib/catalog-scenarios.mjs'
 import { scenario } from './lib/scenarios.mjs'
 import { readSession, sessionFiles } from './lib/session-log.mjs'
 
@@ -139,13 +140,44 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
   const checks = new Checks()
 
   const installed = await installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, checks)
-  const nonce = `nonce-${randomUUID()}`
-  const fixtureLog = join(root, `fixture-calls-${mode}.jsonl`)
   const { model, check } = scenario({ mode, withPlugin: Boolean(plugin) })
+  const { observed, dshRun, server } = await dshTurn({ mode, dsh, env, workdir, patch: hmrPatch, model, run: `main-${mode}` })
+  try {
+    check(observed, checks)
+  } catch (error) {
+    // A harness bug must not hide the run's evidence: report it as a failed check.
+    checks.add('the checks evaluated without error', false, { observed: error.stack })
+  }
+  writeFileSync(join(artifacts, `requests-${mode}.json`), JSON.stringify({ agent: server.agentRequests, title: server.titleRequests }, null, 2))
+  // The session as DSH persisted it, for reading the run afterwards (e2e/demo.mjs does).
+  writeFileSync(join(artifacts, `session-${mode}.jsonl`), observed.session.map((event) => JSON.stringify(event)).join('\n') + '\n')
+  if (plugin) await catalogRuns(mode, { dsh, env, workdir, hmrPatch, home }, checks)
+
+  return {
+    mode,
+    ok: checks.failed.length === 0,
+    seconds: Math.round(performance.now() - started) / 1000,
+    profile: { bundles: installed.bundles, addMs: installed.ms },
+    dsh: { exitCode: dshRun.code, timedOut: dshRun.timedOut, ms: dshRun.ms, stdout: tail(dshRun.stdout, 10), stderr: tail(dshRun.stderr, 40) },
+    modelRequests: summarizeRequests(server.agentRequests, server.replies),
+    titleRequests: server.titleRequests.length,
+    fixtureCalls: observed.fixtureCalls,
+    checks: checks.list,
+  }
+}
+
+/**
+ * One `dsh` run of the task against a scripted model: its requests, what the fixture tools ran,
+ * and the session it persisted (the newest under the home, read after the run).
+ */
+async function dshTurn({ mode, dsh, env, workdir, patch, model, run: name }) {
+  const nonce = `nonce-${randomUUID()}`
+  const fixtureLog = join(root, `fixture-calls-${name}.jsonl`)
+  const before = new Set(sessionFiles(env.DSH_HOME))
   const server = await startModelServer(model)
   let dshRun
   try {
-    dshRun = await run(dsh.bin, ['--profile', PROFILE, '--patch', hmrPatch, 'What will the weather be like in Paris?'], {
+    dshRun = await run(dsh.bin, ['--profile', PROFILE, '--patch', patch, 'What will the weather be like in Paris?'], {
       cwd: workdir,
       timeoutMs,
       env: {
@@ -160,35 +192,45 @@ async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
   } finally {
     await server.close()
   }
-
+  const written = sessionFiles(env.DSH_HOME).filter((file) => !before.has(file))
   const observed = {
     dsh: dshRun,
     requests: server.agentRequests,
     failures: server.failures,
     nonce,
     fixtureCalls: existsSync(fixtureLog) ? readFileSync(fixtureLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [],
+    session: written.flatMap(readSession),
   }
-  try {
-    check(observed, checks)
-  } catch (error) {
-    // A harness bug must not hide the run's evidence: report it as a failed check.
-    checks.add('the checks evaluated without error', false, { observed: error.stack })
+  return { observed, dshRun, server }
+}
+
+/**
+ * The runs about what the model knows before it searches (e2e/lib/catalog-scenarios.mjs), in the
+ * same home: the settings file each asks for, and the GitHub MCP fixture bridged by DSH's MCP
+ * client through one more patch layer. Their checks are named after the run.
+ */
+async function catalogRuns(mode, { dsh, env, workdir, hmrPatch, home }, checks) {
+  const patch = join(root, `catalog-patch-${mode}.yml`)
+  writeFileSync(patch, readFileSync(hmrPatch, 'utf8') + mcpPatch({
+    node: process.execPath,
+    server: join(REPO, 'bench', 'tokens', 'mcp-replay-server.mjs'),
+    fixture: join(REPO, 'catalogs', 'mcp', `${MCP_SERVER}.json`),
+  }))
+  const settingsFile = join(home, 'settings.yaml')
+  for (const entry of catalogScenarios(mode)) {
+    if (entry.settings === '') rmSync(settingsFile, { force: true })
+    else writeFileSync(settingsFile, entry.settings)
+    const { observed } = await dshTurn({ mode, dsh, env, workdir, patch, model: entry.model, run: `${entry.name}-${mode}` })
+    const named = { add: (name, pass, details) => checks.add(`${entry.name}: ${name}`, pass, details) }
+    try {
+      entry.check(observed, named)
+    } catch (error) {
+      named.add('the checks evaluated without error', false, { observed: error.stack })
+    }
+    writeFileSync(join(artifacts, `requests-${entry.name}-${mode}.json`), JSON.stringify(observed.requests, null, 2))
+    log(`${mode} ${entry.name}: ${observed.requests.length} requests; dsh exited ${observed.dsh.code}`)
   }
-  writeFileSync(join(artifacts, `requests-${mode}.json`), JSON.stringify({ agent: server.agentRequests, title: server.titleRequests }, null, 2))
-  // The session as DSH persisted it, for reading the run afterwards (e2e/demo.mjs does).
-  const sessions = sessionFiles(home).map(readSession)
-  writeFileSync(join(artifacts, `session-${mode}.jsonl`), sessions.flat().map((event) => JSON.stringify(event)).join('\n') + '\n')
-  return {
-    mode,
-    ok: checks.failed.length === 0,
-    seconds: Math.round(performance.now() - started) / 1000,
-    profile: { bundles: installed.bundles, addMs: installed.ms },
-    dsh: { exitCode: dshRun.code, timedOut: dshRun.timedOut, ms: dshRun.ms, stdout: tail(dshRun.stdout, 10), stderr: tail(dshRun.stderr, 40) },
-    modelRequests: summarizeRequests(server.agentRequests, server.replies),
-    titleRequests: server.titleRequests.length,
-    fixtureCalls: observed.fixtureCalls,
-    checks: checks.list,
-  }
+  rmSync(settingsFile, { force: true })
 }
 
 /**
