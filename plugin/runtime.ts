@@ -1,6 +1,6 @@
 /**
  * The plugin's live state: the `tool_search` registration, one {@link AgentState} per attached
- * Agent with its two Agent-scoped listeners, the catalog generation and the shared indexes.
+ * Agent with its three Agent-scoped listeners, the catalog generation and the shared indexes.
  */
 
 import type { Context } from '@deepseek-ai/cordis'

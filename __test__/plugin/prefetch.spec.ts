@@ -2,14 +2,15 @@
 // the model's first request about it, recorded in the session as a selection record, replayed by
 // resume (through DSH's JSONL persistence) and by fork, counted per Agent, and checked by DSH's
 // own invariant companions.
-import { readdir, rm } from 'node:fs/promises'
-import { afterEach, describe, expect, it } from 'vitest'
+import { readdir } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
 import { CallId, createUserMessage, type StreamChunk } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { DEFAULT_CORE_TOOLS } from '../../plugin/core-tools.ts'
 import type { Config } from '../../plugin/config.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
-import { createHarness, tempDir, type Harness, type HarnessOptions } from '../support/harness.ts'
+import type { Harness, HarnessOptions } from '../support/harness.ts'
+import { perTest } from '../support/per-test.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 
 const WEATHER = 'mcp__weather__forecast'
@@ -17,17 +18,10 @@ const MAIL = 'mcp__mail__send_email'
 const ASK_WEATHER = 'What will the weather forecast be in Paris this week?'
 const ASK_MAIL = 'Please send an email to Ana about the report.'
 
-const open: Harness[] = []
-const dirs: string[] = []
-afterEach(async () => {
-  for (const harness of open.splice(0)) await harness.close()
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
-})
+const scope = perTest()
 
-async function harnessWith(plugin: Partial<Config>, options: HarnessOptions = {}): Promise<Harness> {
-  const harness = await createHarness({ ...options, plugin })
-  open.push(harness)
-  return harness
+function harnessWith(plugin: Partial<Config>, options: HarnessOptions = {}): Promise<Harness> {
+  return scope.harness({ ...options, plugin })
 }
 
 /** The deferred tools a request offered. */
@@ -117,14 +111,12 @@ describe('prefetch from the user\'s message', () => {
   })
 
   it('a resumed session, persisted by DSH\'s JSONL store, is offered what its prefetches loaded', async () => {
-    const root = await tempDir()
-    dirs.push(root)
+    const root = await scope.dir()
     const first = await harnessWith({ prefetch: 3 }, { persistenceRoot: root, invariants: true })
     const { agent } = await first.agent('a1')
     await first.run(agent, ASK_WEATHER, reply('ok'))
     await first.ctx.sessions.flush(agent.session)
-    await first.close()
-    open.splice(open.indexOf(first), 1)
+    await scope.close(first)
     expect((await readdir(root, { recursive: true })).some(path => /session\.jsonl\.zstd$/.test(path))).toBe(true)
 
     // Prefetch off after the restart: what comes back is the log's, not a new prefetch.

@@ -2,27 +2,20 @@
 // schemas and loads nothing, live and after a resume; a search that finds nothing strong loads
 // nothing and says what to do next, with every field declared in the tool's output schema (DSH
 // validates the value against it, so a stray field would fail the call).
-import { rm } from 'node:fs/promises'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DEFAULT_CORE_TOOLS } from '../../plugin/core-tools.ts'
 import type { ToolSearchPayload } from '../../plugin/payload.ts'
-import { createHarness, tempDir, type Harness, type HarnessOptions } from '../support/harness.ts'
+import type { Harness, HarnessOptions } from '../support/harness.ts'
+import { perTest } from '../support/per-test.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { loggedDispatch, loggedResult } from '../support/session.ts'
 
 const WEATHER = 'mcp__weather__forecast'
 
-const open: Harness[] = []
-const dirs: string[] = []
-afterEach(async () => {
-  for (const harness of open.splice(0)) await harness.close()
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
-})
+const scope = perTest()
 
-async function started(options: HarnessOptions = {}): Promise<Harness> {
-  const harness = await createHarness(options)
-  open.push(harness)
-  return harness
+function started(options: HarnessOptions = {}): Promise<Harness> {
+  return scope.harness(options)
 }
 
 function deferredOffered(harness: Harness, index = -1): string[] {
@@ -48,14 +41,12 @@ describe('discover:<query>', () => {
   })
 
   it('selects nothing on resume either, while a plain search in the same log does', async () => {
-    const root = await tempDir()
-    dirs.push(root)
+    const root = await scope.dir()
     const first = await started({ persistenceRoot: root })
     const { agent } = await first.agent('a1')
     await first.run(agent, 'look', toolCall('c1', 'tool_search', { query: 'DISCOVER:send email' }), toolCall('c2', 'tool_search', { query: 'weather forecast', limit: 1 }), reply('ok'))
     await first.ctx.sessions.flush(agent.session)
-    await first.close()
-    open.splice(open.indexOf(first), 1)
+    await scope.close(first)
     const second = await started({ persistenceRoot: root })
     const { agent: resumed } = await second.resume('a1')
     await second.run(resumed, 'continue', reply('ok'))

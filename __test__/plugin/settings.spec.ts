@@ -46,6 +46,14 @@ describe('settings normalization', () => {
     expect(() => Config({ defaultLimit: 0 })).toThrow()
     expect(() => normalizeSettings({ defaultLimit: 2.5 })).toThrow(/defaultLimit must be a whole number from 1 to 20/)
   })
+
+  it('fills prefetch with 0 (off) and rejects one outside 0-10, in the schema and without it', () => {
+    expect(Config({})).toMatchObject({ prefetch: 0 })
+    expect(Config({ prefetch: 10 })).toMatchObject({ prefetch: 10 })
+    expect(() => Config({ prefetch: 11 })).toThrow()
+    expect(() => Config({ prefetch: -1 })).toThrow()
+    expect(() => normalizeSettings({ prefetch: 1.5 })).toThrow(/prefetch must be a whole number from 0 to 10/)
+  })
 })
 
 describe('the plugin without a settings service', () => {
