@@ -7,9 +7,18 @@
 //   pnpm benchmark                  measure, write the JSON, print the tables
 //   pnpm benchmark --write-readme   the same, then regenerate the README's benchmark section
 //   pnpm benchmark --readme         only regenerate the README section from the existing JSON
+//   pnpm benchmark --cost           compute the cost section again from the recorded token table
+//                                   (with --write-readme, regenerate the README section too);
+//                                   --price-hit, --price-miss, --price-output (per million tokens)
+//                                   and --prefetch N replace the model's defaults, here and in a
+//                                   full run (see bench/cost/parameters.mjs)
+//   pnpm benchmark --tokens         measure tokens and eval again and write them, with the cost
+//                                   section, keeping the recorded speed and memory (with
+//                                   --write-readme, regenerate the README section too)
 //   pnpm benchmark --verify         measure tokens and eval again and compare them with the JSON
 //                                   (they are deterministic; speed and memory are not compared)
-//   pnpm run benchmark:check        fail when the README section and the JSON disagree
+//   pnpm run benchmark:check        fail when the README section and the JSON disagree, or the
+//                                   JSON's cost section no longer follows from its token table
 //
 // `pnpm benchmark` builds the plugin (dist/) first; the native addon is used as built
 // (`pnpm run build:native`).
@@ -18,6 +27,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { basename } from 'node:path'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
+import { checkCostSection, costSection } from './cost/cost.mjs'
+import { COST_OPTIONS, costParameters } from './cost/parameters.mjs'
 import { repoPath } from './lib/repo.mjs'
 import { checkReadmeSection, writeReadmeSection } from './report/readme.mjs'
 import { renderReport } from './report/report.mjs'
@@ -33,16 +44,26 @@ const { values: options } = parseArgs({
     readme: { type: 'boolean', default: false },
     verify: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
+    cost: { type: 'boolean', default: false },
+    tokens: { type: 'boolean', default: false },
+    ...COST_OPTIONS,
   },
 })
 
 if (options.check) {
-  const problems = checkReadmeSection(readFileSync(README, 'utf8'), readResults())
+  const results = readResults()
+  const problems = [...checkCostSection(results.tokens, results.cost), ...checkReadmeSection(readFileSync(README, 'utf8'), results)]
   for (const problem of problems) console.error(problem)
   console.log(problems.length === 0
     ? 'README benchmark section matches docs/benchmark-results.json'
     : `README benchmark section differs from docs/benchmark-results.json in ${problems.length} line(s); run \`pnpm benchmark --readme\``)
   process.exitCode = problems.length === 0 ? 0 : 1
+} else if (options.tokens) {
+  const fresh = await deterministicPart()
+  writeResults({ ...readResults(), ...fresh, cost: costSection(fresh.tokens, costParameters(options)) }, options['write-readme'])
+} else if (options.cost) {
+  const results = readResults()
+  writeResults({ ...results, cost: costSection(results.tokens, costParameters(options)) }, options['write-readme'])
 } else if (options.readme) {
   log(`README.md: section ${writeReadmeSection(README, readResults())}`)
 } else if (options.verify) {
@@ -54,12 +75,21 @@ if (options.check) {
     : `measured again, these differ from docs/benchmark-results.json: ${differing.join(', ')}`)
   process.exitCode = differing.length === 0 ? 0 : 1
 } else {
-  const results = await measure()
+  writeResults(await measure(), options['write-readme'])
+}
+
+/**
+ * Write the results JSON and print the report; regenerate the README section when asked, or say
+ * when it no longer matches.
+ * @param {import('./report/report.mjs').Results} results
+ * @param {boolean | undefined} writeReadme
+ */
+function writeResults(results, writeReadme) {
   mkdirSync(repoPath('docs'), { recursive: true })
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`)
   console.log(renderReport(results))
   log('wrote docs/benchmark-results.json')
-  if (options['write-readme']) log(`README.md: section ${writeReadmeSection(README, results)}`)
+  if (writeReadme) log(`README.md: section ${writeReadmeSection(README, results)}`)
   else if (!existsSync(README) || checkReadmeSection(readFileSync(README, 'utf8'), results).length > 0) {
     log('the README section no longer matches the JSON (pnpm run benchmark:check fails): run `pnpm benchmark --readme` to update it')
   }
@@ -70,6 +100,7 @@ function readResults() {
 }
 
 async function measure() {
+  const parameters = costParameters(options)
   const { SPEED_SIZES, speedRow } = await import('./speed/speed.mjs')
   const { memoryRow } = await import('./speed/memory.mjs')
   const loadStart = loadAverage()
@@ -104,6 +135,7 @@ async function measure() {
     eval: quality,
     speed: { rows: speed },
     memory: { rows: memory },
+    cost: costSection(tokens, parameters),
   }
 }
 

@@ -56,8 +56,10 @@ async function scriptedModel() {
   say(`Installed ${report.plugin.name} ${report.plugin.version} with its binary from ${report.plugin.native.source}, and a fixture plugin with ${FIXTURE_TOOLS.length} everyday tools (${FIXTURE_TOOLS.join(', ')}).`)
   for (const entry of report.runs) {
     say()
-    say(`== ${entry.mode} mode${entry.mode === 'code' ? ' (DSH_TOOLS_MODE=code: the model writes programs against a generated SDK)' : ''}`)
-    tell(readFileSync(join(out, `session-${entry.mode}.jsonl`), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)))
+    say(`== ${entry.title}${entry.name === 'code' ? ' (DSH_TOOLS_MODE=code: the model writes programs against a generated SDK)' : ''}`)
+    tell(readFileSync(join(out, `session-${entry.name}.jsonl`), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)))
+    // What dsh printed on standard error for the plugin (why it stepped aside, when it did).
+    for (const line of entry.dsh.stderr.split('\n').filter((text) => text.startsWith('dsh-tool-search: '))) say(`   stderr: ${line}`)
     const passed = entry.checks.filter((check) => check.pass).length
     say(`   checks: ${passed}/${entry.checks.length} passed${entry.ok ? '' : `; failed: ${entry.checks.filter((check) => !check.pass).map((check) => check.name).join('; ')}`}`)
   }
@@ -110,6 +112,10 @@ async function realModel() {
     }
     say(`dsh printed:\n${tail(result.stdout, 20)}`)
     return 0
+  } catch (error) {
+    // Say why in a sentence (a DSH_VERSION whose packages were never published, say), not a stack.
+    say(error.message)
+    return 1
   } finally {
     cleanUp()
   }

@@ -4,7 +4,9 @@
 // Installs DSH 0.1.0-rc.8 with pnpm, packs this plugin and the fixture plugin
 // (e2e/fixture-plugin: everyday tools that should be deferred), adds both to
 // the headless profile of a fresh DSH_HOME, and drives `dsh --profile
-// headless` against a scripted model on 127.0.0.1, in native and Code Mode.
+// headless` against a scripted model on 127.0.0.1, in native and Code Mode,
+// and once more in native mode with `defer: auto` in settings.yaml (the five
+// fixture tools are below its threshold: every one offered, no tool_search).
 // Prints a JSON report and exits 1 if any check fails.
 //
 //   pnpm run e2e:profile [--baseline] [--mode native|code|both] [--tarball <tgz>]
@@ -29,7 +31,7 @@ import { DSH_VERSION, HMR_PATCH, installDsh } from './lib/dsh-install.mjs'
 import { startModelServer } from './lib/model-server.mjs'
 import { killAll, onInterrupt, run, runOk, tail } from './lib/processes.mjs'
 import { parseJson } from './lib/observe.mjs'
-import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, packPlugin, peerResolution, profileDir, profileOwnDshPackages, rowsLoading } from './lib/profile.mjs'
+import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, packPlugin, peerResolution, platformKey, profileDir, profileOwnDshPackages, rowsLoading } from './lib/profile.mjs'
 import { Checks, summarizeRequests } from './lib/report.mjs'
 import { MCP_SERVER, catalogScenarios, mcpPatch } from './lib/catalog-scenarios.mjs'
 import { scenario } from './lib/scenarios.mjs'
@@ -111,17 +113,32 @@ async function main() {
   if (plugin) report.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball, files: plugin.files, native: plugin.native }
 
   report.runs = []
+  const record = (entry) => {
+    report.runs.push(entry)
+    logRun(entry)
+  }
+  const deps = { dsh, hmrPatch, fixture, plugin }
   for (const mode of modes) {
     log(`running ${mode} mode`)
-    const result = await runMode(mode, { dsh, hmrPatch, fixture, plugin })
-    report.runs.push(result)
-    const counts = result.modelRequests.map((request) => request.sdk ? `${request.toolCount} (SDK ${request.sdk.declaredCount})` : request.toolCount)
-    log(`${mode}: ${result.checks.filter((check) => check.pass).length}/${result.checks.length} checks passed in ${result.seconds} s; tools offered per request: ${counts.join(', ') || 'none'}`)
-    if (result.dsh.timedOut) log(`${mode}: dsh timed out after ${options.timeout} s`)
-    else if (result.dsh.exitCode !== 0) log(`${mode}: dsh exited ${result.dsh.exitCode}:\n${withoutStackFrames(result.dsh.stderr)}`)
+    record(await runMode(mode, deps))
+  }
+  if (plugin && modes.includes('native')) {
+    log('running native mode with defer: auto')
+    record(await runMode('native', deps, { name: 'native-auto', defer: 'auto' }))
+  }
+  if (plugin) {
+    for (const mode of modes) {
+      log(`running ${mode} mode: prefetch and discover, with an MCP server`)
+      for (const entry of await catalogRuns(mode, deps)) record(entry)
+    }
+  }
+  // Only a plugin whose binary comes in a platform package can arrive without it.
+  if (plugin?.native.name) {
+    log('running native mode with the plugin installed without its platform package')
+    for (const entry of await runWithoutBinary(deps)) record(entry)
   }
   report.seconds = Math.round(performance.now() - started) / 1000
-  const failed = report.runs.flatMap((entry) => entry.checks.filter((check) => !check.pass).map((check) => `${entry.mode}: ${check.name}`))
+  const failed = report.runs.flatMap((entry) => entry.checks.filter((check) => !check.pass).map((check) => `${entry.name}: ${check.name}`))
   report.ok = failed.length === 0
   report.failed = failed
   for (const name of failed) log(`FAILED ${name}`)
@@ -129,55 +146,122 @@ async function main() {
   return report.ok ? 0 : 1
 }
 
-/** One fresh DSH_HOME, one dsh run against the scripted model, and its checks. */
-async function runMode(mode, { dsh, hmrPatch, fixture, plugin }) {
-  const started = performance.now()
-  const home = join(root, `home-${mode}`)
-  const workdir = join(root, `work-${mode}`)
-  mkdirSync(workdir, { recursive: true })
-  const env = { ...process.env, DSH_HOME: home, DSH_TELEMETRY_DISABLED: '1' }
-  delete env.DSH_TOOLS_MODE
-  const checks = new Checks()
-
-  const installed = await installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, checks)
-  const { model, check } = scenario({ mode, withPlugin: Boolean(plugin) })
-  const { observed, dshRun, server } = await dshTurn({ mode, dsh, env, workdir, patch: hmrPatch, model, run: `main-${mode}` })
-  try {
-    check(observed, checks)
-  } catch (error) {
-    // A harness bug must not hide the run's evidence: report it as a failed check.
-    checks.add('the checks evaluated without error', false, { observed: error.stack })
-  }
-  writeFileSync(join(artifacts, `requests-${mode}.json`), JSON.stringify({ agent: server.agentRequests, title: server.titleRequests }, null, 2))
-  // The session as DSH persisted it, for reading the run afterwards (e2e/demo.mjs does).
-  writeFileSync(join(artifacts, `session-${mode}.jsonl`), observed.session.map((event) => JSON.stringify(event)).join('\n') + '\n')
-  if (plugin) await catalogRuns(mode, { dsh, env, workdir, hmrPatch, home }, checks)
-
-  return {
-    mode,
-    ok: checks.failed.length === 0,
-    seconds: Math.round(performance.now() - started) / 1000,
-    profile: { bundles: installed.bundles, addMs: installed.ms },
-    dsh: { exitCode: dshRun.code, timedOut: dshRun.timedOut, ms: dshRun.ms, stdout: tail(dshRun.stdout, 10), stderr: tail(dshRun.stderr, 40) },
-    modelRequests: summarizeRequests(server.agentRequests, server.replies),
-    titleRequests: server.titleRequests.length,
-    fixtureCalls: observed.fixtureCalls,
-    checks: checks.list,
-  }
+function logRun(result) {
+  const counts = result.modelRequests.map((request) => request.sdk ? `${request.toolCount} (SDK ${request.sdk.declaredCount})` : request.toolCount)
+  log(`${result.name}: ${result.checks.filter((check) => check.pass).length}/${result.checks.length} checks passed in ${result.seconds} s; tools offered per request: ${counts.join(', ') || 'none'}`)
+  if (result.dsh.timedOut) log(`${result.name}: dsh timed out after ${options.timeout} s`)
+  else if (result.dsh.exitCode !== 0) log(`${result.name}: dsh exited ${result.dsh.exitCode}:\n${withoutStackFrames(result.dsh.stderr)}`)
 }
 
 /**
- * One `dsh` run of the task against a scripted model: its requests, what the fixture tools ran,
- * and the session it persisted (the newest under the home, read after the run).
+ * One fresh DSH_HOME, one dsh run against the scripted model, and its checks.
+ * @param {{name?: string, defer?: 'auto'}} [options] - `name` names the run's folders and
+ *   artifacts (default: the mode); `defer` is written to settings.yaml as the plugin's setting.
  */
-async function dshTurn({ mode, dsh, env, workdir, patch, model, run: name }) {
+async function runMode(mode, deps, { name = mode, defer } = {}) {
+  const started = performance.now()
+  const env = freshHome(name)
+  const checks = new Checks()
+  const installed = await installPlugins(name, env, deps, checks)
+  // The user's settings document, as the web card or a hand edit writes it.
+  if (defer) writeFileSync(join(env.DSH_HOME, 'settings.yaml'), `tool-search:\n  defer: ${defer}\n`)
+  const run = await driveDsh(name, mode, env, deps, scenario({ mode, withPlugin: Boolean(deps.plugin), defer }), checks)
+  const title = defer ? `${mode} mode, defer: ${defer}` : `${mode} mode`
+  return runEntry({ name, mode, title, started, installed, run, checks })
+}
+
+/**
+ * The runs about what the model knows before it searches (e2e/lib/catalog-scenarios.mjs), one
+ * after the other in one fresh home: the settings file each asks for, and the GitHub MCP fixture
+ * bridged by DSH's MCP client through one more patch layer. One run entry each.
+ */
+async function catalogRuns(mode, deps) {
+  const home = `catalog-${mode}`
+  const env = freshHome(home)
+  const checks = new Checks()
+  const installed = await installPlugins(home, env, deps, checks)
+  const patch = join(root, `catalog-patch-${mode}.yml`)
+  writeFileSync(patch, readFileSync(deps.hmrPatch, 'utf8') + mcpPatch({
+    node: process.execPath,
+    server: join(REPO, 'bench', 'tokens', 'mcp-replay-server.mjs'),
+    fixture: join(REPO, 'catalogs', 'mcp', `${MCP_SERVER}.json`),
+  }))
+  const settings = join(env.DSH_HOME, 'settings.yaml')
+  const entries = []
+  for (const [index, entry] of catalogScenarios(mode).entries()) {
+    const started = performance.now()
+    const name = `${entry.name}-${mode}`
+    // The profile's own checks go with the first run made in it.
+    const runChecks = index === 0 ? checks : new Checks()
+    if (entry.settings === '') rmSync(settings, { force: true })
+    else writeFileSync(settings, entry.settings)
+    const run = await driveDsh(name, mode, env, { ...deps, hmrPatch: patch }, entry, runChecks)
+    entries.push(runEntry({ name, mode, title: `${mode} mode, ${entry.name}`, started, installed, run, checks: runChecks }))
+  }
+  return entries
+}
+
+/**
+ * The plugin as a user gets it whose package manager skips optional
+ * dependencies (pnpm --no-optional): no platform package. dsh must start and
+ * answer with every tool offered, and standard error must say why and how to
+ * install the package. Then that advice is followed in the same profile (the
+ * local tarball standing in for the registry while the package is not
+ * published), and the next run searches as usual. Two run entries.
+ */
+async function runWithoutBinary(deps) {
+  const { dsh, fixture, plugin } = deps
+  let started = performance.now()
+  const name = 'native-without-binary'
+  const env = freshHome(name)
+  const checks = new Checks()
+  const nativeName = `${plugin.name}-${platformKey()}`
+  const spec = `${nativeName}@${plugin.version}`
+  const installed = await installIntoProfile(dsh, env, [fixture, plugin], PROFILE, { optional: false })
+  checks.add(`the profile lists ${plugin.name} as a bundle`, installed.bundles.includes(plugin.name), { observed: installed.bundles })
+  checks.add(`${nativeName} is not installed (pnpm skipped the optional dependency)`, !nativeInstall(env, plugin.name, nativeName).installed)
+  const cli = await installedCli(env, plugin.name)
+  checks.add('the installed command line prints the plugin\'s message naming the platform package, and exits 2', cli.code === 2
+    && cli.stdout === '' && cli.stderr.startsWith(`dsh-tool-search: the native search core did not load: this machine is ${platformKey()}, whose core is the package ${spec}`), {
+    observed: { code: cli.code, stderr: tail(cli.stderr, 5) },
+  })
+  const without = await driveDsh(name, 'native', env, deps, scenario({ mode: 'native', withPlugin: true, missingBinary: spec }), checks)
+  const entries = [runEntry({ name, mode: 'native', title: 'native mode, the plugin installed without its platform package', started, installed, run: without, checks })]
+
+  started = performance.now()
+  const after = new Checks()
+  const advice = /Install it with: dsh plugin --profile (\S+) add (\S+)\./.exec(without.observed.dsh.stderr)
+  after.add('the message says how to install the package into this profile', advice?.[1] === PROFILE && advice?.[2] === spec, {
+    expected: `dsh plugin --profile ${PROFILE} add ${spec}`, observed: advice?.[0],
+  })
+  const added = await installIntoProfile(dsh, env, [{ tarball: plugin.native.tarball ?? spec }])
+  after.add(`${nativeName} is installed in the profile now`, nativeInstall(env, plugin.name, nativeName).installed)
+  const searched = await driveDsh(`${name}-added`, 'native', env, deps, scenario({ mode: 'native', withPlugin: true }), after)
+  entries.push(runEntry({ name: `${name}-added`, mode: 'native', title: 'native mode, after installing the platform package as the message says', started, installed: added, run: searched, checks: after }))
+  return entries
+}
+
+/** A fresh DSH_HOME for one run (its env). */
+function freshHome(name) {
+  const env = { ...process.env, DSH_HOME: join(root, `home-${name}`), DSH_TELEMETRY_DISABLED: '1' }
+  delete env.DSH_TOOLS_MODE
+  return env
+}
+
+/**
+ * One dsh run in `env`'s home against the scripted model, and the scenario's
+ * checks of it. Returns what was observed and the sessions this run added.
+ */
+async function driveDsh(name, mode, env, { dsh, hmrPatch }, { model, check }, checks) {
+  const workdir = join(root, `work-${name}`)
+  mkdirSync(workdir, { recursive: true })
   const nonce = `nonce-${randomUUID()}`
   const fixtureLog = join(root, `fixture-calls-${name}.jsonl`)
   const before = new Set(sessionFiles(env.DSH_HOME))
   const server = await startModelServer(model)
   let dshRun
   try {
-    dshRun = await run(dsh.bin, ['--profile', PROFILE, '--patch', patch, 'What will the weather be like in Paris?'], {
+    dshRun = await run(dsh.bin, ['--profile', PROFILE, '--patch', hmrPatch, 'What will the weather be like in Paris?'], {
       cwd: workdir,
       timeoutMs,
       env: {
@@ -192,45 +276,44 @@ async function dshTurn({ mode, dsh, env, workdir, patch, model, run: name }) {
   } finally {
     await server.close()
   }
-  const written = sessionFiles(env.DSH_HOME).filter((file) => !before.has(file))
+
+  const sessions = sessionFiles(env.DSH_HOME).filter((file) => !before.has(file))
   const observed = {
     dsh: dshRun,
     requests: server.agentRequests,
     failures: server.failures,
     nonce,
     fixtureCalls: existsSync(fixtureLog) ? readFileSync(fixtureLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [],
-    session: written.flatMap(readSession),
+    session: sessions.flatMap(readSession),
   }
-  return { observed, dshRun, server }
+  try {
+    check(observed, checks)
+  } catch (error) {
+    // A harness bug must not hide the run's evidence: report it as a failed check.
+    checks.add('the checks evaluated without error', false, { observed: error.stack })
+  }
+  return { observed, server, sessions }
 }
 
-/**
- * The runs about what the model knows before it searches (e2e/lib/catalog-scenarios.mjs), in the
- * same home: the settings file each asks for, and the GitHub MCP fixture bridged by DSH's MCP
- * client through one more patch layer. Their checks are named after the run.
- */
-async function catalogRuns(mode, { dsh, env, workdir, hmrPatch, home }, checks) {
-  const patch = join(root, `catalog-patch-${mode}.yml`)
-  writeFileSync(patch, readFileSync(hmrPatch, 'utf8') + mcpPatch({
-    node: process.execPath,
-    server: join(REPO, 'bench', 'tokens', 'mcp-replay-server.mjs'),
-    fixture: join(REPO, 'catalogs', 'mcp', `${MCP_SERVER}.json`),
-  }))
-  const settingsFile = join(home, 'settings.yaml')
-  for (const entry of catalogScenarios(mode)) {
-    if (entry.settings === '') rmSync(settingsFile, { force: true })
-    else writeFileSync(settingsFile, entry.settings)
-    const { observed } = await dshTurn({ mode, dsh, env, workdir, patch, model: entry.model, run: `${entry.name}-${mode}` })
-    const named = { add: (name, pass, details) => checks.add(`${entry.name}: ${name}`, pass, details) }
-    try {
-      entry.check(observed, named)
-    } catch (error) {
-      named.add('the checks evaluated without error', false, { observed: error.stack })
-    }
-    writeFileSync(join(artifacts, `requests-${entry.name}-${mode}.json`), JSON.stringify(observed.requests, null, 2))
-    log(`${mode} ${entry.name}: ${observed.requests.length} requests; dsh exited ${observed.dsh.code}`)
+/** A run's report entry; its recorded requests and sessions go to the artifacts. */
+function runEntry({ name, mode, title, started, installed, run: { observed, server, sessions }, checks }) {
+  writeFileSync(join(artifacts, `requests-${name}.json`), JSON.stringify({ agent: server.agentRequests, title: server.titleRequests }, null, 2))
+  // The session as DSH persisted it, for reading the run afterwards (e2e/demo.mjs does).
+  writeFileSync(join(artifacts, `session-${name}.jsonl`), sessions.map(readSession).flat().map((event) => JSON.stringify(event)).join('\n') + '\n')
+  const { dsh } = observed
+  return {
+    name,
+    mode,
+    title,
+    ok: checks.failed.length === 0,
+    seconds: Math.round(performance.now() - started) / 1000,
+    profile: { bundles: installed.bundles, addMs: installed.ms },
+    dsh: { exitCode: dsh.code, timedOut: dsh.timedOut, ms: dsh.ms, stdout: tail(dsh.stdout, 10), stderr: tail(dsh.stderr, 40) },
+    modelRequests: summarizeRequests(server.agentRequests, server.replies),
+    titleRequests: server.titleRequests.length,
+    fixtureCalls: observed.fixtureCalls,
+    checks: checks.list,
   }
-  rmSync(settingsFile, { force: true })
 }
 
 /**
@@ -238,7 +321,7 @@ async function catalogRuns(mode, { dsh, env, workdir, hmrPatch, home }, checks) 
  * profile mounts them by bare name, that the plugin imports from there, and
  * where its @deepseek-ai imports resolve.
  */
-async function installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, checks) {
+async function installPlugins(name, env, { dsh, hmrPatch, fixture, plugin }, checks) {
   const installed = await installIntoProfile(dsh, env, [fixture, plugin].filter(Boolean))
   for (const pkg of [fixture, plugin].filter(Boolean)) {
     checks.add(`the profile lists ${pkg.name} as a bundle`, installed.bundles.includes(pkg.name), { observed: installed.bundles })
@@ -261,9 +344,8 @@ async function installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, che
   if (plugin) {
     const imported = await importFromProfile(env, plugin.name)
     checks.add(`${plugin.name} imports by its bare name from the profile`, imported.ok, { observed: imported.ok ? 'loaded' : imported.error })
-    if (!imported.ok) log(`${mode}: ${plugin.name} does not import from the profile:\n${imported.error.split('\n').slice(0, 12).join('\n')}`)
-    // The command line ships as plain JavaScript beside the built dist/ it reads its rules from.
-    const cli = await run(process.execPath, [join(profileDir(env), 'node_modules', plugin.name, 'bin', 'dsh-tool-search.js'), 'search', 'create a github issue', '-n', '1', '--json'], { env })
+    if (!imported.ok) log(`${name}: ${plugin.name} does not import from the profile:\n${imported.error.split('\n').slice(0, 12).join('\n')}`)
+    const cli = await installedCli(env, plugin.name)
     const found = cli.code === 0 ? parseJson(cli.stdout)?.tools?.[0]?.name : undefined
     checks.add('the installed package\'s command line ranks its default catalog', found === 'mcp__github__create_issue', {
       observed: found ?? tail(cli.stderr || cli.stdout, 10),
@@ -282,6 +364,11 @@ async function installPlugins(mode, env, { dsh, hmrPatch, fixture, plugin }, che
     })
   }
   return installed
+}
+
+/** The installed package's command line, plain JavaScript beside the built dist/ it reads its rules from. */
+function installedCli(env, packageName) {
+  return run(process.execPath, [join(profileDir(env), 'node_modules', packageName, 'bin', 'dsh-tool-search.js'), 'search', 'create a github issue', '-n', '1', '--json'], { env })
 }
 
 /** An error report's messages without its stack frames, to show why dsh stopped. */

@@ -9,8 +9,11 @@
 // dismiss the first-run dialogs, open Settings > Plugins, find the Tool Search card, give
 // web_search a policy (one list), move it to the other list (one write of both lists), change the
 // result count, reload, and find all of it again, on the page, in the catalog route and in
-// settings.yaml. Screenshots and a JSON summary go to the artifacts folder; the summary is also
-// printed. Exits 1 if any check fails.
+// settings.yaml. Then the same plugin in a second fresh DSH_HOME installed without its platform
+// package (pnpm --no-optional): `dsh web` must still start, and the route, the card and dsh's
+// standard error must say that tool_search is off and name the package to install.
+// Screenshots and a JSON summary go to the artifacts folder; the summary is also printed. Exits 1
+// if any check fails.
 //
 //   pnpm run test:web [--tarball <tgz>] [--out <dir>] [--chromium <path>] [--timeout <seconds>] [--keep]
 //
@@ -29,7 +32,7 @@ import { chromium } from 'playwright-core'
 import { parse as parseYaml } from 'yaml'
 import { DSH_VERSION, HMR_PATCH, installDsh } from './lib/dsh-install.mjs'
 import { killAll, onInterrupt, runOk, tail } from './lib/processes.mjs'
-import { installIntoProfile, packPlugin } from './lib/profile.mjs'
+import { installIntoProfile, nativeInstall, packPlugin, platformKey } from './lib/profile.mjs'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const PROFILE = 'web'
@@ -73,11 +76,13 @@ function check(name, pass, observed) {
 }
 
 let server
+/** Every `dsh web` started, stopped at the end. */
+const servers = []
 let context
 let finishing = false
 async function cleanUp() {
   await context?.close().catch(() => undefined)
-  if (server) await stopGroup(server.child)
+  for (const started of servers) await stopGroup(started.child)
   killAll()
   if (options.keep) log(`kept work folder ${root}`)
   else rmSync(root, { recursive: true, force: true, maxRetries: 3 })
@@ -177,6 +182,15 @@ async function main() {
   await count.fill('7')
   await count.press('Enter')
   check('settings.yaml has the result count 7', await waitFor(() => storedSection(home)?.defaultLimit === 7), storedSection(home))
+  const defer = page.getByRole('combobox', { name: 'Defer tools' })
+  await defer.selectOption('auto')
+  check('settings.yaml has defer: auto', await waitFor(() => storedSection(home)?.defer === 'auto'), storedSection(home))
+  const kept = page.getByRole('textbox', { name: 'Most tools kept per agent' })
+  await kept.fill('1001')
+  check('a limit of 1001 tools is refused on the page', await kept.getAttribute('aria-invalid') === 'true')
+  await kept.fill('3')
+  await kept.press('Enter')
+  check('settings.yaml has maxSelected 3', await waitFor(() => storedSection(home)?.maxSelected === 3), storedSection(home))
   phase('edit')
 
   const live = await getCatalog(server.url)
@@ -187,10 +201,11 @@ async function main() {
   check('after a reload the card is found again', await openCard(page, { settings: 'Settings', plugins: 'Plugins', title: 'Tool Search' }))
   await rows.first().waitFor()
   check('after a reload the result count is 7', await count.inputValue() === '7')
+  check('after a reload deferral is automatic and at most 3 tools are kept', await defer.inputValue() === 'auto' && await kept.inputValue() === '3')
   check(`after a reload ${TOOL} is blocked and its policy control says "Never search"`,
     await rowPolicy(page, TOOL) === 'never' && await page.getByRole('combobox', { name: `Policy for ${TOOL}` }).inputValue() === 'never')
   check(`after a reload the Never search list shows ${TOOL}`, await page.getByRole('list', { name: 'Never search' }).getByText(TOOL, { exact: true }).isVisible())
-  check('settings.yaml holds exactly what was set', sameJson(storedSection(home), { alwaysVisible: [], neverSearch: [TOOL], defaultLimit: 7 }), storedSection(home))
+  check('settings.yaml holds exactly what was set', sameJson(storedSection(home), { alwaysVisible: [], neverSearch: [TOOL], defaultLimit: 7, defer: 'auto', maxSelected: 3 }), storedSection(home))
   phase('reload')
 
   // A filter keeps the table short enough to fit beside the rest of the card in one picture.
@@ -221,6 +236,53 @@ async function main() {
   phase('layoutAndLocale')
 
   check('the page logged no errors and no crashed slot entry', problems.length === 0, problems)
+
+  if (plugin.native.name) await checkWithoutBinary(dsh, plugin, hmrPatch)
+  phase('withoutBinary')
+}
+
+/**
+ * The plugin in a fresh web profile without its platform package: `dsh web` starts, the catalog
+ * route says why tool_search is off, the card shows it, and dsh's stderr says it once.
+ */
+async function checkWithoutBinary(dsh, plugin, hmrPatch) {
+  const home = join(root, 'home-without-binary')
+  const env = { ...process.env, DSH_HOME: home, DSH_TELEMETRY_DISABLED: '1' }
+  for (const name of ['DEEPSEEK_API_KEY', 'DEEPSEEK_BASE_URL', 'DSH_TOOLS_MODE']) delete env[name]
+  const nativeName = `${plugin.name}-${platformKey()}`
+  const spec = `${nativeName}@${plugin.version}`
+  await installIntoProfile(dsh, env, [plugin], PROFILE, { optional: false })
+  check(`without the platform package: ${nativeName} is not installed (pnpm --no-optional)`, !nativeInstall(env, plugin.name, nativeName, PROFILE).installed)
+  const workdir = join(root, 'work-without-binary')
+  mkdirSync(workdir)
+  let web
+  try {
+    web = await startDshWeb(dsh.bin, ['--profile', PROFILE, '--patch', hmrPatch, '--no-open', '--port', '0'], { cwd: workdir, env })
+  } catch (error) {
+    check('without the platform package: dsh web starts and serves', false, error.message)
+    return
+  }
+  check('without the platform package: dsh web starts and serves', true)
+  const catalog = await getCatalog(web.url)
+  check(`without the platform package: the catalog route says tool_search is off and names ${spec}`,
+    catalog.searchUnavailable?.includes(`whose core is the package ${spec}`) && catalog.total > 20, { searchUnavailable: catalog.searchUnavailable, total: catalog.total })
+  const said = web.stderr().split('\n').filter((line) => line.startsWith('dsh-tool-search: '))
+  check('without the platform package: dsh web\'s stderr says so once, naming the package and its install command',
+    said.length === 1 && said[0].includes(spec) && said[0].includes(`dsh plugin --profile ${PROFILE} add ${spec}`), said)
+
+  const page = await context.newPage()
+  const problems = watchProblems(page)
+  await page.goto(web.url)
+  await dismissOnboarding(page)
+  const opened = await openCard(page, { settings: 'Settings', plugins: 'Plugins', title: 'Tool Search' })
+  const notice = page.getByRole('alert').filter({ hasText: 'tool_search is off, so the model is offered every tool.' })
+  check('without the platform package: the card shows that tool_search is off and the plugin\'s message naming the package',
+    opened && await waitFor(async () => await notice.count() === 1 && (await notice.innerText()).includes(spec)), opened ? await notice.allInnerTexts() : summary.cards)
+  await page.locator('tbody tr').first().waitFor().catch(() => undefined)
+  check('without the platform package: the card still lists the tools', await page.locator('tbody tr').count() === catalog.total, { rows: await page.locator('tbody tr').count(), route: catalog.total })
+  summary.artifacts.withoutBinary = await shoot(page, 'web-check-without-binary.png', 'Tool Search')
+  check('without the platform package: the page logged no errors and no crashed slot entry', problems.length === 0, problems)
+  await page.close()
 }
 
 /**
@@ -251,6 +313,7 @@ async function installPlugin(dsh, env) {
 /** Start `dsh web` in its own process group and wait for the URL it prints. */
 function startDshWeb(bin, args, { cwd, env }) {
   const child = spawn(bin, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  servers.push({ child })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8')

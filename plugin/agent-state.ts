@@ -3,6 +3,7 @@
  */
 
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
+import { AgentDeferral } from './defer.ts'
 import type { CatalogOutline, SessionSelection, ToolIndex } from './native.ts'
 import type { VisibilityPolicy } from './visibility.ts'
 
@@ -34,23 +35,34 @@ export interface AgentOutline {
 export type SelectionOrigin = 'search' | 'prefetch'
 
 /**
- * One Agent's selection and caches. The selection only grows while the Agent lives: settings can
- * hide a selected tool (neverSearch), but never make the Agent forget it.
+ * One Agent's selection and caches. The selection grows with every search; settings can hide a
+ * selected tool (neverSearch) without the Agent forgetting it, and only an eviction under
+ * `maxSelected` takes tools out of it (see eviction.ts).
  */
 export class AgentState {
   private readonly chosen: Set<string>
   private readonly fetched: Set<string>
+  private readonly evicted: Set<string>
   /** Registered tools, refreshed at the first assembly or search of each generation. */
   registered: RegisteredTools | undefined
   catalog: AgentCatalog | undefined
   outline: AgentOutline | undefined
   /** Last rendered Code Mode SDK and the inputs it was rendered from. */
   sdk: { readonly key: string; readonly text: string } | undefined
+  /** Whether its requests defer tools this turn (the `defer` setting). */
+  readonly deferral = new AgentDeferral()
+  /** The turn its last claimed message belongs to (`agent/inbox/claimed`); a new one starts a turn. */
+  turn: number | undefined
 
-  /** @param replayed - the selection rebuilt from the Agent's session log. */
-  constructor(replayed: SessionSelection) {
+  /**
+   * @param replayed - the selection rebuilt from the Agent's session log, and which of it a
+   *   prefetch selected.
+   * @param evicted - the tools an eviction took out of it and nothing has selected since.
+   */
+  constructor(replayed: SessionSelection, evicted: Iterable<string> = []) {
     this.chosen = new Set(replayed.selected)
     this.fetched = new Set(replayed.prefetched)
+    this.evicted = new Set(evicted)
   }
 
   get selected(): ReadonlySet<string> {
@@ -62,12 +74,26 @@ export class AgentState {
     return this.fetched
   }
 
-  /** Add the names a successful `tool_search` result, or a prefetch record, selected. */
+  /** Tools an eviction dropped; calling one brings it back. */
+  get dropped(): ReadonlySet<string> {
+    return this.evicted
+  }
+
+  /** Add the names a successful `tool_search` result, or a selection record, selected. */
   select(names: Iterable<string>, origin: SelectionOrigin = 'search'): void {
     for (const name of names) {
+      this.evicted.delete(name)
       if (this.chosen.has(name)) continue
       this.chosen.add(name)
       if (origin === 'prefetch') this.fetched.add(name)
+    }
+  }
+
+  /** Take the names an eviction drops out of the selection. */
+  deselect(names: Iterable<string>): void {
+    for (const name of names) {
+      this.fetched.delete(name)
+      if (this.chosen.delete(name)) this.evicted.add(name)
     }
   }
 }

@@ -73,7 +73,8 @@ async function handleCatalogRequest(ctx: Context, view: ToolSearchView, req: Inc
     send(res, 500, { error: 'the tool catalog cannot be read' })
     return
   }
-  send(res, 200, catalogResponse(rows, view.agents(), filter))
+  const unavailable = view.unavailable()
+  send(res, 200, { ...catalogResponse(rows, view.agents(), filter), ...unavailable === undefined ? {} : { searchUnavailable: unavailable } })
 }
 
 /**

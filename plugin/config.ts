@@ -19,6 +19,7 @@ function fieldSchema(field: SettingField): z {
   switch (field.kind) {
     case 'number': return z.natural().min(field.min).max(field.max).default(field.default).description(field.description)
     case 'names': return z.array(z.string()).default([...field.default]).description(field.description)
+    case 'choice': return z.union(field.choices.map(choice => z.const(choice))).default(field.default).description(field.description)
   }
 }
 
@@ -46,13 +47,20 @@ export function normalizeSettings(config: Partial<Config>): ToolSearchSettings {
 export function sameSettings(a: ToolSearchSettings, b: ToolSearchSettings): boolean {
   return SETTING_KEYS.every((key) => {
     const [x, y] = [a[key], b[key]]
-    return typeof x === 'number' || typeof y === 'number' ? x === y : sameNames(x, y)
+    return Array.isArray(x) && Array.isArray(y) ? sameNames(x, y) : x === y
   })
 }
 
-function normalizeField(key: SettingKey, value: number | readonly string[] | undefined): number | string[] {
+function normalizeField(key: SettingKey, value: number | string | readonly string[] | undefined): number | string | string[] {
   const field: SettingField = SETTINGS[key]
   if (field.kind === 'names') return normalizeNames((value ?? field.default) as readonly string[])
+  if (field.kind === 'choice') {
+    const choice = value ?? field.default
+    if (typeof choice !== 'string' || !field.choices.includes(choice)) {
+      throw new Error(`dsh-tool-search: ${key} must be one of ${field.choices.join(', ')}, got ${String(choice)}`)
+    }
+    return choice
+  }
   const number = (value ?? field.default) as number
   if (!inBounds(field, number)) {
     throw new Error(`dsh-tool-search: ${key} must be a whole number from ${field.min} to ${field.max}, got ${String(number)}`)

@@ -16,6 +16,13 @@ export const SETTINGS_NAMESPACE = 'tool-search'
 /** Longest query, in characters (code points) after trimming; the native index enforces the same bound. */
 export const MAX_QUERY_CHARS = 4096
 
+/**
+ * Longest tool name, in UTF-8 bytes, the native index takes where it is handed names (an exclude
+ * list); src/limits.rs holds the same bound. A catalog may hold longer names, and searches return
+ * them, but they cannot be excluded.
+ */
+export const MAX_NAME_BYTES = 1024
+
 /** Fewest results a single search may ask for. */
 export const MIN_LIMIT = 1
 /** Most results a single search may ask for (and the largest configurable default). */
@@ -98,6 +105,11 @@ export interface CatalogResponse {
   /** Whether `tools` stops short of `total`. */
   readonly truncated: boolean
   readonly tools: readonly CatalogRow[]
+  /**
+   * Present while `tool_search` is off, so every tool is offered: the plugin's logged reason (its
+   * native core did not load, or another plugin owns the name).
+   */
+  readonly searchUnavailable?: string
 }
 
 // ---- The settings section -------------------------------------------------------------------
@@ -119,12 +131,21 @@ export interface NamesSetting {
   readonly description: string
 }
 
-export type SettingField = NumberSetting | NamesSetting
+/** One word out of a fixed list. */
+export interface ChoiceSetting {
+  readonly kind: 'choice'
+  readonly default: string
+  /** Every allowed value, in the order the card lists them. */
+  readonly choices: readonly string[]
+  readonly description: string
+}
+
+export type SettingField = NumberSetting | NamesSetting | ChoiceSetting
 
 /**
  * Every field of the `tool-search` section. The host's schema (config.ts) and normalization, the
  * card's controls and the command line's defaults are all read from here; the card shows the
- * number fields in this order.
+ * number and choice fields in this order.
  */
 export const SETTINGS = {
   /** Results `tool_search` returns when the model omits `limit`. */
@@ -142,6 +163,40 @@ export const SETTINGS = {
     min: 0,
     max: 10,
     description: 'Deferred tools loaded for each new user message before the model sees it, found with the message as the query (0-10; 0 turns prefetch off).',
+  },
+  /**
+   * Whether tools are deferred whatever the catalog (`always`), or only while the deferred
+   * schemas are large enough for deferral to pay (`auto`, see `autoMinTokens`).
+   */
+  defer: {
+    kind: 'choice',
+    default: 'always',
+    choices: ['always', 'auto'],
+    description: 'always: defer every tool that is not core or always-visible. auto: defer only while the deferred tools\' schemas exceed autoMinTokens; below it every tool is offered and tool_search is not. Switches at a new user message.',
+  },
+  /**
+   * Under `defer: auto`, the estimated o200k tokens the deferred schemas must exceed together for
+   * deferral to start. The default is where the benchmark's cost model has deferral pay for itself
+   * in a 50-step session (README, "Cost with prompt caching").
+   */
+  autoMinTokens: {
+    kind: 'number',
+    default: 70_000,
+    min: 0,
+    max: 10_000_000,
+    description: 'With defer: auto, tools are deferred only while the deferred schemas together exceed this many tokens (estimated).',
+  },
+  /**
+   * The most tools an Agent's selection keeps; past it the least recently used leave at the next
+   * user message. 0 keeps every tool found: each eviction bills the cached conversation again,
+   * which the benchmark's cost model finds costs more than the schemas it drops save.
+   */
+  maxSelected: {
+    kind: 'number',
+    default: 0,
+    min: 0,
+    max: 1000,
+    description: 'The most tools one agent keeps selected; past it the least recently used leave at the next user message. 0: no limit.',
   },
   /** Exact tool names offered on every request even though they are not core tools. */
   alwaysVisible: {
@@ -166,17 +221,28 @@ export type KeyOfKind<Kind extends SettingField['kind']> = {
 
 export type NumberKey = KeyOfKind<'number'>
 export type NamesKey = KeyOfKind<'names'>
+export type ChoiceKey = KeyOfKind<'choice'>
+/** The fields the card edits with one control each. */
+export type ScalarKey = NumberKey | ChoiceKey
+
+/** The values a choice field allows. */
+export type ChoiceOf<K extends ChoiceKey> = (typeof SETTINGS)[K]['choices'][number]
 
 /** The whole section with every field present, as the schema resolves it. */
 export type SettingsSection = {
-  readonly [K in SettingKey]: (typeof SETTINGS)[K] extends NumberSetting ? number : readonly string[]
+  readonly [K in SettingKey]: K extends ChoiceKey ? ChoiceOf<K> : (typeof SETTINGS)[K] extends NumberSetting ? number : readonly string[]
 }
 
 /** Every field, in {@link SETTINGS} order. */
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[]
 
-/** The number fields, in {@link SETTINGS} order. */
-export const NUMBER_SETTINGS = SETTING_KEYS.filter((key): key is NumberKey => SETTINGS[key].kind === 'number')
+/** The number and choice fields, in {@link SETTINGS} order. */
+export const SCALAR_SETTINGS = SETTING_KEYS.filter((key): key is ScalarKey => SETTINGS[key].kind !== 'names')
+
+/** Whether a field is a choice field. */
+export function isChoiceKey(key: SettingKey): key is ChoiceKey {
+  return SETTINGS[key].kind === 'choice'
+}
 
 /** Whether `value` is a whole number within the field's bounds. */
 export function inBounds(field: NumberSetting, value: number): boolean {

@@ -7,6 +7,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { installCatalogRoute } from './catalog-route.ts'
 import type { Config as ConfigShape } from './config.ts'
+import { native, type NativeLoad } from './native.ts'
 import { ToolSearchRuntime } from './runtime.ts'
 import { installToolSearchSettings } from './settings.ts'
 import type { ToolSearchView } from './view.ts'
@@ -35,8 +36,17 @@ export const name = 'dsh-tool-search'
 export const inject = ['tools', 'systemPrompt', 'agents']
 
 export function apply(ctx: Context, config: ConfigShape): void {
+  applyWith(ctx, config, native)
+}
+
+/**
+ * `apply` on a given load of the native core: the plugin as it runs where its binary did not load,
+ * for tests, which cannot uninstall the binary from under a running process.
+ * @internal
+ */
+export function applyWith(ctx: Context, config: ConfigShape, core: NativeLoad): void {
   const settings = installToolSearchSettings(ctx, config)
-  const runtime = new ToolSearchRuntime(ctx, settings)
+  const runtime = new ToolSearchRuntime(ctx, settings, core)
   // The seam for the web settings page and its GET catalog route: a read-only view, provided as
   // `ctx.toolSearch` so a route (in this plugin or another) reads the same live state.
   ctx.provide('toolSearch', runtime.view)

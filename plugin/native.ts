@@ -1,9 +1,77 @@
 /**
- * The one import site of the Rust core. `../index.js` is the napi-rs loader at the package root
- * (the package's `./native` export): it is one directory up both from `plugin/*.ts`, which the
- * tests run, and from the built `dist/*.js`, which the packed package ships, so the same specifier
- * works in the repository and after `npm pack` without a build-time rewrite.
+ * The one import site of the Rust core, and a guarded one. `../index.js` is the napi-rs loader at
+ * the package root (the package's `./native` export), one directory up both from `plugin/*.ts`,
+ * which the tests run, and from the built `dist/*.js`, which the packed package ships.
+ *
+ * That loader throws while it is being imported when no binary loads (the platform package is
+ * missing, built for another libc, corrupt, or from another version). A static import would take
+ * this whole module graph down with it, and DSH would report only that the plugin "could not be
+ * resolved". So the loader is imported here inside a `try`, once, and everything downstream reads
+ * the outcome: the plugin steps aside and says why, the command line says why and exits 2.
  */
 
-export { ToolIndex, namesTools, selectionFromEvents, selectionFromPayload } from '../index.js'
+import type * as Core from '../index.js'
+import { describeLoadFailure } from './platform.ts'
+
 export type { CatalogOutline, OutlineGroup, SearchHit, SessionSelection } from '../index.js'
+export type ToolIndex = Core.ToolIndex
+
+/** What the plugin and the command line call in the core. */
+export type NativeCore = Pick<typeof Core, 'ToolIndex' | 'namesTools' | 'readCatalog' | 'selectionFromEvents' | 'selectionFromPayload'>
+
+/** The loaded module, before it is known to be a core this plugin can call. */
+type Loaded = Partial<Record<keyof NativeCore, unknown>>
+
+/** How loading the core went: the core, or why there is none, in words for the user. */
+export type NativeLoad =
+  | { readonly core: NativeCore; readonly error?: undefined }
+  | { readonly core?: undefined; readonly error: string }
+
+/**
+ * Load the core without throwing.
+ * @param importCore - the import to guard; tests pass one that fails the way a machine does.
+ * @returns the core, or the message naming this machine's platform package and how to install it.
+ */
+export async function loadNative(importCore: () => Promise<Loaded> = () => import('../index.js')): Promise<NativeLoad> {
+  let loaded: Loaded
+  try {
+    loaded = await importCore()
+  } catch (error) {
+    return { error: describeLoadFailure(error) }
+  }
+  // A binary of another plugin version can load and still lack what this one calls.
+  const missing = Object.entries(callables(loaded)).filter(([, value]) => typeof value !== 'function').map(([name]) => name)
+  if (missing.length > 0) {
+    return { error: describeLoadFailure(new Error(`the binary has no ${missing.join(', ')}: it belongs to another version of the plugin`)) }
+  }
+  return { core: loaded as NativeCore }
+}
+
+/** This process's load, made once, when the plugin or the command line is imported. */
+export const native: NativeLoad = await loadNative()
+
+/**
+ * The core's functions for the modules that call them. Without a core they are stand-ins that
+ * throw the load failure's message; the plugin never reaches them then, since it steps aside.
+ */
+export const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload }: NativeCore = native.core ?? standIns(native.error)
+
+/**
+ * Every function of the core the plugin or the command line calls, by name. `namesTools` came with
+ * `ToolIndex`'s `outline`, `nearest` and `matchStrength`: a binary that has it has them.
+ */
+function callables({ ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload }: Loaded): Record<string, unknown> {
+  const fromJson = (ToolIndex as { fromJson?: unknown } | null | undefined)?.fromJson
+  return { 'ToolIndex.fromJson': fromJson, namesTools, readCatalog, selectionFromEvents, selectionFromPayload }
+}
+
+function standIns(message: string): NativeCore {
+  const unavailable = (): never => { throw new Error(message) }
+  return {
+    ToolIndex: { fromJson: unavailable } as unknown as NativeCore['ToolIndex'],
+    namesTools: unavailable,
+    readCatalog: unavailable,
+    selectionFromEvents: unavailable,
+    selectionFromPayload: unavailable,
+  }
+}

@@ -44,6 +44,11 @@ export interface ToolSearchPayload {
   readonly groups?: PayloadGroup[]
   /** Deferred tools of no group. */
   readonly otherTools?: number
+  /**
+   * Only in an eviction record (see eviction.ts): the names that leave the selection. A search
+   * result never carries it ({@link PAYLOAD_SCHEMA} does not declare it).
+   */
+  readonly deselect?: readonly string[]
 }
 
 const HIT_PROPERTIES = {
@@ -107,6 +112,7 @@ function canonicalPayload(value: ToolSearchPayload): ToolSearchPayload {
     ...(value.nearest === undefined ? {} : { nearest: [...value.nearest] }),
     ...(value.groups === undefined ? {} : { groups: value.groups.map(({ name, tools, words }) => ({ name, tools, words: [...words] })) }),
     ...(value.otherTools === undefined ? {} : { otherTools: value.otherTools }),
+    ...(value.deselect === undefined ? {} : { deselect: [...value.deselect] }),
   }
 }
 

@@ -11,9 +11,11 @@ import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
 import { AgentState, type AgentCatalog, type AgentOutline, type RegisteredTools } from './agent-state.ts'
 import { IndexCache, buildCorpus } from './catalog.ts'
-import { TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
+import { MAX_NAME_BYTES, TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
-import type { SessionSelection } from './native.ts'
+import { offerRule } from './defer.ts'
+import { evictLeastRecentlyUsed, recallDropped, replayDropped } from './eviction.ts'
+import type { NativeLoad } from './native.ts'
 import { describedSearch, renderOutline } from './outline.ts'
 import type { ToolSearchPayload } from './payload.ts'
 import { prefetchFor } from './prefetch.ts'
@@ -27,7 +29,6 @@ import type { ToolSearchView } from './view.ts'
 import { VisibilityPolicy } from './visibility.ts'
 
 const NOTHING_SELECTED: ReadonlySet<string> = new Set()
-const NOTHING_REPLAYED: SessionSelection = { selected: [], prefetched: [] }
 const MAX_REPORTED_WARNINGS = 1000
 
 interface Attachment {
@@ -49,19 +50,30 @@ export class ToolSearchRuntime {
   private readonly reported = new Set<string>()
   private unregisterTool: (() => void) | undefined
   /**
-   * Whether our `tool_search` is registered. Another plugin may own the name; hiding tools would
-   * then strand them behind a search the model cannot make, so every tool stays offered.
-   * Starts true so that the first failure is reported.
+   * Why our `tool_search` is not registered, or undefined while it is. Another plugin may own the
+   * name, or the native core may be missing; hiding tools would then strand them behind a search
+   * the model cannot make, so every tool stays offered. Starts undefined so that the first
+   * failure is reported.
    */
-  private searchable = true
+  private unavailable: string | undefined
 
-  constructor(private readonly ctx: Context, private readonly settings: LiveSettings) {
+  /**
+   * @param core - how the native core loaded. Without one the plugin steps aside for good: it
+   *   says why once, registers nothing and filters nothing, and only its view stays live.
+   */
+  constructor(private readonly ctx: Context, private readonly settings: LiveSettings, core: NativeLoad) {
     this.policy = new VisibilityPolicy(settings.current, DEFAULT_CORE_TOOLS)
+    if (core.error !== undefined) {
+      this.unavailable = core.error
+      report(ctx, `${TOOL_SEARCH_NAME} is off and every tool stays offered: ${core.error}`)
+      settings.onChange((next) => { this.policy = new VisibilityPolicy(next, DEFAULT_CORE_TOOLS) })
+      return
+    }
     const invalidate = (): void => { this.generation += 1 }
     ctx.on('tools/change', () => {
       invalidate()
       // The plugin that held the name may have let it go.
-      if (!this.searchable) this.registerTool()
+      if (this.unavailable !== undefined) this.registerTool()
     })
     ctx.on('system-prompt/change', invalidate)
     settings.onChange((next, prev) => {
@@ -102,6 +114,7 @@ export class ToolSearchRuntime {
         .sort((a, b) => compareNames(a.name, b.name))
     },
     agents: () => [...this.attached].map(([agent, { state }]) => ({ id: agent.id, selected: state.selected.size, prefetched: state.prefetched.size })),
+    unavailable: () => this.unavailable,
   }
 
   /**
@@ -115,26 +128,25 @@ export class ToolSearchRuntime {
     const tool = createToolSearchTool(this.settings.current.defaultLimit, request => this.search(request))
     try {
       this.unregisterTool = this.ctx.tools.register(tool)
-      this.searchable = true
+      this.unavailable = undefined
     } catch (error) {
       // Said once per outage, not on every settings change that retries.
-      if (this.searchable) {
-        this.ctx.logger.error(`dsh-tool-search: cannot register ${TOOL_SEARCH_NAME} (${message(error)}); every tool stays offered until it can`)
-      }
-      this.searchable = false
+      const reported = this.unavailable !== undefined
+      this.unavailable = `cannot register ${TOOL_SEARCH_NAME} (${message(error)})`
+      if (!reported) report(this.ctx, `${this.unavailable}; every tool stays offered until it can`)
     }
   }
 
   /**
    * Start tracking an Agent: rebuild its selection from its session log (empty for a new Agent,
-   * the persisted searches for a resumed one, the copied prefix for a fork) and add the two
+   * the persisted searches for a resumed one, the copied prefix for a fork) and add the three
    * Agent-scoped listeners. Never throws: a throwing `agent/created` listener would veto the
    * Agent's publication.
    */
   private attach(agent: Agent): void {
     if (this.attached.has(agent)) return
     try {
-      const state = new AgentState(this.replay(agent))
+      const state = this.replay(agent)
       const disposers = [
         // Prepended, so it is the outermost listener: it filters what every other listener built.
         agent.ctx.on('system-prompt/assemble', async (_assembly, context, next) => {
@@ -146,14 +158,21 @@ export class ToolSearchRuntime {
         // The selection is read from the content the session log keeps, by the native rule
         // replay applies to it, so a live Agent and its resume cannot disagree.
         agent.ctx.on('tools/result', (exec, result) => {
-          if (exec.agent === agent && exec.name === TOOL_SEARCH_NAME && !result.isError) {
-            state.select(resultSelection(result.content))
-          }
+          if (exec.agent !== agent) return
+          if (exec.name === TOOL_SEARCH_NAME && !result.isError) state.select(resultSelection(result.content))
+          else if (state.dropped.has(exec.name)) this.guarded(agent, 'bring back', () => { recallDropped(agent.session, state, exec.name) })
         }),
-        // A message the turn just took from the inbox: inside the open turn, before the step's
-        // prompt is assembled (DSH logs it as a `user/message` only after that).
-        agent.ctx.on('agent/inbox/claimed', ({ agent: owner, message }) => {
-          if (owner === agent) this.prefetch(agent, state, message)
+        // A message the turn just took from the inbox, inside the open turn and before the step's
+        // prompt is assembled (DSH logs it as a `user/message` only after that). The first of a
+        // new turn is where the turn's `defer` decision is taken and `maxSelected` evicts; every
+        // user message is prefetched for, after the eviction, so it cannot drop what it loads.
+        agent.ctx.on('agent/inbox/claimed', ({ agent: claimant, message: claimed, turn }) => {
+          if (claimant !== agent) return
+          if (turn !== state.turn) {
+            state.turn = turn
+            this.guarded(agent, 'evict', () => { evictLeastRecentlyUsed(agent.session, state, this.settings.current.maxSelected, claimed.id) })
+          }
+          this.prefetch(agent, state, claimed)
         }),
       ]
       this.attached.set(agent, { state, detach: () => { for (const dispose of disposers) dispose() } })
@@ -169,43 +188,46 @@ export class ToolSearchRuntime {
     attachment.detach()
   }
 
-  private replay(agent: Agent): SessionSelection {
+  private replay(agent: Agent): AgentState {
     try {
-      return replaySelection(agent.session.events)
+      const events = agent.session.events
+      const replayed = replaySelection(events)
+      return new AgentState(replayed, replayDropped(events, replayed.selected))
     } catch (error) {
       this.ctx.logger.warn(`dsh-tool-search: could not replay the selection of ${agent.id}; starting empty: ${message(error)}`)
-      return NOTHING_REPLAYED
+      return new AgentState({ selected: [], prefetched: [] })
     }
   }
 
-  /**
-   * Load the best deferred tools for a claimed user message (the `prefetch` setting). Never
-   * throws: the claim is DSH's inbox at work, and a failure here must not cost the turn.
-   */
+  /** Load the best deferred tools for a claimed user message (the `prefetch` setting). */
   private prefetch(agent: Agent, state: AgentState, claimed: UserMessage): void {
     const count = this.settings.current.prefetch
-    if (count === 0 || !this.searchable) return
+    if (count === 0 || this.unavailable !== undefined) return
+    this.guarded(agent, 'prefetch', () => { state.select(prefetchFor(claimed, count, agent.session, this.scopeFor(agent, state)), 'prefetch') })
+  }
+
+  /** Run a selection change the Agent's loop waits on; a failure is logged, never thrown into the loop. */
+  private guarded(agent: Agent, what: string, change: () => void): void {
     try {
-      state.select(prefetchFor(claimed, count, agent.session, this.scopeFor(agent, state)), 'prefetch')
+      change()
     } catch (error) {
-      this.warnOnce(`could not prefetch tools for a message of ${agent.id}: ${message(error)}`)
+      this.ctx.logger.warn(`dsh-tool-search: could not ${what} tools of ${agent.id}: ${message(error)}`)
     }
   }
 
   private filter(agent: Agent, state: AgentState, assembly: PromptAssembly): PromptAssembly {
-    if (!this.searchable) return assembly
+    if (this.unavailable !== undefined) return assembly
     // With an SDK section (code/both) the registry is read directly: under `code` the assembly
     // lists only `run_code`. Otherwise the assembly's own list is the scope's registered set.
     const sdk = hasSdkSection(assembly)
     const registered = this.registeredFor(agent, state, sdk ? undefined : assembly.tools)
-    const policy = this.policy
-    const selected = state.selected
+    const rule = offerRule(this.policy, state.selected, state.deferral.defers(state.turn, this.settings.current, registered, this.policy))
     const outline = this.outlineFor(state, registered)?.text ?? ''
     const filtered = filterAssembly(assembly, {
       registered: registered.names,
-      offers: name => policy.offers(name, selected),
+      offers: name => rule.offers(name),
       sdk: () => {
-        const offered = policy.offered(registered.names, selected).sort(compareNames)
+        const offered = rule.offered(registered.names).sort(compareNames)
         const language = codeLanguage(this.ctx)
         const key = [registered.generation, language, outline, ...offered].join('\n')
         if (state.sdk?.key !== key) {
@@ -221,21 +243,27 @@ export class ToolSearchRuntime {
 
   /**
    * The outline of the Agent's deferred tools, computed once per catalog and set of rules: the
-   * searchable tools (neverSearch is out) less the ones offered without a search. Undefined when
-   * the catalog cannot be indexed; the description then goes without it.
+   * searchable tools (neverSearch is out) less the ones offered without a search. It depends on
+   * neither the selection nor the turn's deferral, so the description stays the same from step
+   * to step. Undefined when the catalog cannot be indexed; the description then goes without it.
    */
   private outlineFor(state: AgentState, registered: RegisteredTools): AgentOutline | undefined {
     try {
       const catalog = this.catalogOf(state, registered)
       const policy = this.policy
       if (state.outline?.key === catalog.key && state.outline.policy === policy) return state.outline
-      const data = catalog.index.outline({ exclude: policy.offered(registered.names, NOTHING_SELECTED) })
+      const data = catalog.index.outline({ exclude: this.standingOffered(registered) })
       state.outline = { key: catalog.key, policy, data, text: renderOutline(data) }
       return state.outline
     } catch (error) {
       this.warnOnce(`the catalog outline is left out of ${TOOL_SEARCH_NAME}'s description: ${message(error)}`)
       return undefined
     }
+  }
+
+  /** The registered tools offered without any search (core, alwaysVisible, tool_search), as an exclude list. */
+  private standingOffered(registered: RegisteredTools): string[] {
+    return this.policy.offered(registered.names, NOTHING_SELECTED).filter(name => Buffer.byteLength(name) <= MAX_NAME_BYTES)
   }
 
   /**
@@ -269,16 +297,19 @@ export class ToolSearchRuntime {
   private scopeFor(agent: Agent | undefined, state: AgentState | undefined): SearchScope {
     const registered = this.registeredFor(agent, state)
     const catalog = this.catalogOf(state, registered)
-    const selected = state?.selected ?? NOTHING_SELECTED
     return {
       index: catalog.index,
       // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
       // name match first even when it is excluded, so asking for an available tool by name
-      // confirms it instead of suggesting it is missing.
-      exclude: this.policy.offered(registered.names, selected),
+      // confirms it instead of suggesting it is missing. A name longer than the index takes in an
+      // exclude list (another plugin may register one, and a search may select it) stays out of
+      // the list: it may then come back although offered, which costs a result slot instead of
+      // every search.
+      exclude: offerRule(this.policy, state?.selected ?? NOTHING_SELECTED, state?.deferral.current ?? true).offered(registered.names)
+        .filter(name => Buffer.byteLength(name) <= MAX_NAME_BYTES),
       parametersOf: name => registered.tools.find(tool => tool.name === name)?.parameters as JsonValue | undefined,
       outline: () => (state === undefined ? undefined : this.outlineFor(state, registered)?.data)
-        ?? catalog.index.outline({ exclude: this.policy.offered(registered.names, NOTHING_SELECTED) }),
+        ?? catalog.index.outline({ exclude: this.standingOffered(registered) }),
     }
   }
 
@@ -313,6 +344,17 @@ export class ToolSearchRuntime {
   private *corpusKeysInUse(): Iterable<string> {
     for (const { state } of this.attached.values()) if (state.catalog !== undefined) yield state.catalog.key
   }
+}
+
+/**
+ * Say why the plugin stepped aside where the user sees it: DSH's log, which rc.8 keeps in memory
+ * in every profile, and standard error, which headless and web print to the terminal (standard
+ * output carries headless answers and the ACP protocol, so it stays clean).
+ */
+function report(ctx: Context, problem: string): void {
+  const line = `dsh-tool-search: ${problem}`
+  ctx.logger.error(line)
+  process.stderr.write(`${line}\n`)
 }
 
 function message(error: unknown): string {

@@ -7,6 +7,7 @@
  */
 
 import type { JsonValue } from '@deepseek-ai/dsh-session'
+import { MAX_NAME_BYTES } from './contract.ts'
 import { namesTools, type CatalogOutline, type SearchHit, type ToolIndex } from './native.ts'
 import { PAYLOAD_SCHEMA_VERSION, type PayloadTool, type ToolSearchPayload } from './payload.ts'
 
@@ -66,8 +67,8 @@ export function answerSearch(query: string, limit: number, scope: SearchScope): 
  */
 export function confidentHits(index: ToolIndex, query: string, hits: SearchHit[]): SearchHit[] {
   const best = hits[0]
-  if (best === undefined || namesTools(query) || best.name === query.trim()) return hits
-  return index.matchStrength(query, best.name) >= WEAK_MATCH_FLOOR ? hits : []
+  if (best === undefined || namesTools(query)) return hits
+  return strong(index, query, best) ? hits : []
 }
 
 /**
@@ -79,7 +80,17 @@ export function confidentHits(index: ToolIndex, query: string, hits: SearchHit[]
  */
 export function strongHits(index: ToolIndex, query: string, hits: SearchHit[]): SearchHit[] {
   if (namesTools(query)) return hits
-  return hits.filter(hit => hit.name === query.trim() || index.matchStrength(query, hit.name) >= WEAK_MATCH_FLOOR)
+  return hits.filter(hit => strong(index, query, hit))
+}
+
+/**
+ * Whether a hit is the tool the query names exactly, or matches it as strongly as the floor. A
+ * name longer than the core looks up again (another plugin may register one) is taken as it
+ * ranked: its strength cannot be asked for.
+ */
+function strong(index: ToolIndex, query: string, hit: SearchHit): boolean {
+  if (hit.name === query.trim() || Buffer.byteLength(hit.name) > MAX_NAME_BYTES) return true
+  return index.matchStrength(query, hit.name) >= WEAK_MATCH_FLOOR
 }
 
 /** The rest of a `discover:` query, or undefined for any other query. */
@@ -97,7 +108,8 @@ function withParameters(hit: SearchHit, parameters: JsonValue | undefined): Payl
 /** The fields of a result that loads nothing: what there is, and how to get it. */
 function nextMove(query: string, weak: SearchHit[], scope: SearchScope): Partial<ToolSearchPayload> {
   const outline = scope.outline()
-  const exclude = [...scope.exclude, ...weak.map(hit => hit.name)]
+  // The core takes no name longer than it looks up; such a weak match may come back as nearest.
+  const exclude = [...scope.exclude, ...weak.map(hit => hit.name).filter(name => Buffer.byteLength(name) <= MAX_NAME_BYTES)]
   const nearest = scope.index.nearest(query, NEAREST_NAMES, { exclude })
   const found = weak.length === 0 ? 'No deferred tool matches this query' : 'Only weak matches (the candidates)'
   return {

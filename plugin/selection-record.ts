@@ -1,40 +1,39 @@
 /**
- * Selection changes the model did not make with a search of its own (a prefetch from the user's
- * message), written into the Agent's session so resume and fork rebuild them exactly.
+ * Selection records: a change of an Agent's selection that the model did not make with its own
+ * `tool_search` call, written into its session so that resume and fork replay it exactly.
  *
  * A record is a `tool/code-dispatch` event of `tool_search` whose content is a `tool_search`
  * payload. DSH refuses to load a log holding an event type it does not know (and a plugin cannot
- * mark one ignorable), so the record borrows the one known type whose meaning fits, "a tool_search
- * ran outside the model's own calls and returned this": it is log-only (never in the model's
- * history), DSH's tools invariant asks only for non-empty ids and an open turn, its UIs show a
- * dispatch only under the `run_code` call it names (there is none, so nothing is drawn), and replay
- * already reads it with the rule every search result goes through (src/replay.rs).
+ * mark one ignorable), so the record borrows the one known type whose meaning fits, "a
+ * tool_search ran outside the model's own calls and returned this": it is log-only (never in the
+ * model's history), DSH's tools invariant asks only for non-empty ids and an open turn, its UIs
+ * show a dispatch only under the `run_code` call it names (there is none, so nothing is drawn),
+ * and replay already reads it with the rule every search result goes through (src/replay.rs).
+ * The ids are rooted at `dsh-tool-search:<kind>:<key>`: `prefetch` (prefetch.ts), `evict`
+ * (eviction.ts).
  */
 
+import type { Session } from '@deepseek-ai/dsh-session'
 import { CallId } from '@deepseek-ai/dsh-llm'
-import type { JsonValue, Session } from '@deepseek-ai/dsh-session'
-import type {} from '@deepseek-ai/dsh-tools'
 import { TOOL_SEARCH_NAME } from './contract.ts'
 import { payloadContent, type ToolSearchPayload } from './payload.ts'
 import { resultSelection } from './selection.ts'
 
-/** One selection change to record. */
+/** One record. */
 export interface SelectionRecord {
-  /** The origin; a record is rooted at `dsh-tool-search:<kind>:<key>` (the core reads the kind). */
-  readonly kind: 'prefetch'
-  /** Unique in the session: a reused key fails DSH's tools invariant. */
+  /** Where it comes from (`evict`, `recall`, ...). */
+  readonly kind: string
+  /** Unique in the session for its kind: the tools companion refuses a sub-call id under two roots. */
   readonly key: string
-  /** What the dispatch was asked, as a `tool_search` call's arguments. */
-  readonly arguments: JsonValue
+  /** What the record was made for, as the session log and its viewers show it. */
+  readonly arguments: Readonly<Record<string, unknown>>
   readonly payload: ToolSearchPayload
 }
 
 /**
- * Append a record. Call it only while the Agent's turn is open (an `agent/inbox/claimed`
- * listener, a tool execution), never from a `session/event` listener (appends do not nest).
- * @param session - the Agent's session.
- * @param record - the change.
- * @returns the names it selects, read from the appended text by the rule replay applies.
+ * Append one record to a session; the session must have an open turn.
+ * @returns the names it selects, read from the appended text with the native rule replay
+ *   applies: commit exactly those.
  */
 export function recordSelection(session: Session, record: SelectionRecord): string[] {
   const root = CallId(`dsh-tool-search:${record.kind}:${record.key}`)

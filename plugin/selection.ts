@@ -52,6 +52,6 @@ export function replaySelection(events: readonly unknown[]): SessionSelection {
 }
 
 /** `value[key]` when `value` is an object, for events whose shape a hand edit may have broken. */
-function field(value: unknown, key: string): unknown {
+export function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined
 }

@@ -30,4 +30,9 @@ export interface ToolSearchView {
   catalog(scope?: object): CatalogRow[]
   /** Every Agent the plugin tracks, in attach order. */
   agents(): AgentRow[]
+  /**
+   * Why `tool_search` is not offered (every tool then is): the native core did not load, or another
+   * plugin owns the name, worded as in the error logged. Undefined while it is offered.
+   */
+  unavailable(): string | undefined
 }

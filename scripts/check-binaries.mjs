@@ -15,7 +15,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { platformKey } from './e2e/profile.mjs'
+import { platformKey } from '../e2e/lib/profile.mjs'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const GLIBC_BASELINE = [2, 17]

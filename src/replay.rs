@@ -8,10 +8,13 @@
 //! - a call made inside `run_code` (code mode): one `tool/code-dispatch {subCallId, name,
 //!   isError, content}` event (the call id is `<parent>:code:<n>`).
 //!
-//! The plugin writes its own selection changes (a prefetch from the user's message) as the
-//! second shape too, with a `rootCallId` of `dsh-tool-search:<kind>:<key>` and no `run_code`
-//! around it: the one event type a log can carry that DSH persists, keeps out of the model's
-//! history and replays into a fork (see `selection-record.ts` in the plugin).
+//! The plugin writes its own selection changes in the second shape, with a `rootCallId` of
+//! `dsh-tool-search:<kind>:<key>` and no `run_code` around it: the one event type a log can carry
+//! that DSH persists, keeps out of the model's history and replays into a fork (see
+//! `selection-record.ts` in the plugin). A prefetch (`dsh-tool-search:prefetch:`) selects what its
+//! payload lists, like a search. An eviction (`maxSelected`) is such a record whose payload lists
+//! the names it drops under `deselect` and selects nothing, so a reader that predates the rule sees
+//! an empty result.
 //!
 //! Anything else is skipped: failed results, text that is not the `schemaVersion: 1` payload, a
 //! `discover` payload (it shows tools without loading them), results whose call is missing (a
@@ -57,25 +60,40 @@ impl std::fmt::Display for ReplayError {
     }
 }
 
-/// Names selected by the successful `tool_search` results in `events_json`, in order of first
-/// appearance, and which of them a prefetch selected.
+/// Names selected by the successful `tool_search` results and selection records in
+/// `events_json` and not deselected since, in order of the selection that holds (a name evicted
+/// and found again counts from where it was found again), and which of them a prefetch selected.
 pub fn selection_from_events(events_json: &str) -> Result<Selection, ReplayError> {
     EVENTS_TEXT.check_bytes(events_json.len()).map_err(|_| ReplayError::TooLarge(events_json.len()))?;
     let json = Json::parse(events_json).map_err(ReplayError::Json)?;
     let events = json.items(json.root()).ok_or(ReplayError::NotAList(json.kind(json.root())))?;
-    let mut replay = Replay { json: &json, calls: HashMap::new(), selection: Selection::default(), seen: HashSet::new() };
+    let mut replay = Replay { json: &json, calls: HashMap::new(), selected: Vec::new(), live: HashMap::new() };
     for &event in events {
         replay.event(event);
     }
-    Ok(replay.selection)
+    let Replay { selected, live, .. } = replay;
+    let mut selection = Selection::default();
+    for (i, (name, prefetched)) in selected.into_iter().enumerate() {
+        if live.get(&name) == Some(&i) {
+            if prefetched {
+                selection.prefetched.push(name.clone());
+            }
+            selection.selected.push(name);
+        }
+    }
+    Ok(selection)
 }
 
 struct Replay<'a> {
     json: &'a Json<'a>,
     /// Call id to tool name, from `tool/call` events.
     calls: HashMap<&'a str, &'a str>,
-    selection: Selection,
-    seen: HashSet<String>,
+    /// Every selection in order, with whether a prefetch record made it; an entry holds while
+    /// `live` points at it.
+    selected: Vec<(String, bool)>,
+    /// Each selected name and the entry of `selected` that selects it, so a deselection costs
+    /// the same whatever the size of the selection.
+    live: HashMap<String, usize>,
 }
 
 impl<'a> Replay<'a> {
@@ -127,15 +145,16 @@ impl<'a> Replay<'a> {
         }
     }
 
-    /// Adds the names a result text selects to the selection.
+    /// Adds the names a result text selects to the selection, and takes out those it deselects.
     fn payload(&mut self, text: &str, prefetch: bool) {
         for name in selection_from_payload(text) {
-            if self.seen.insert(name.clone()) {
-                if prefetch {
-                    self.selection.prefetched.push(name.clone());
-                }
-                self.selection.selected.push(name);
+            if !self.live.contains_key(&name) {
+                self.live.insert(name.clone(), self.selected.len());
+                self.selected.push((name, prefetch));
             }
+        }
+        for name in deselection_from_payload(text) {
+            self.live.remove(&name);
         }
     }
 }
@@ -163,6 +182,17 @@ pub fn selection_from_payload(text: &str) -> Vec<String> {
         }
     }
     names
+}
+
+/// The names an eviction record's payload drops from the selection: the non-empty strings of its
+/// `deselect` array, when the text is a JSON object with `schemaVersion` 1. Anything else drops
+/// nothing. A search result never carries `deselect` (its schema allows no other key).
+pub fn deselection_from_payload(text: &str) -> Vec<String> {
+    let Ok(payload) = Json::parse(text) else { return Vec::new() };
+    let root = payload.root();
+    let version_ok = payload.get(root, "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(SCHEMA_VERSION));
+    let Some(names) = payload.get(root, "deselect").and_then(|d| payload.items(d)).filter(|_| version_ok) else { return Vec::new() };
+    names.iter().filter_map(|&name| payload.str_of(name)).filter(|name| !name.is_empty()).map(str::to_string).collect()
 }
 
 /// Whether `key` is present and exactly `false` (a missing flag does not count as success).
@@ -289,6 +319,52 @@ mod tests {
     fn includes_searches_made_inside_run_code() {
         let events = [dispatch(SEARCH_TOOL, false, &payload(&["sdk_tool"])), dispatch(SEARCH_TOOL, true, &payload(&["failed"])), dispatch("other", false, &payload(&["other"]))];
         assert_eq!(replay(&events), ["sdk_tool"]);
+    }
+
+    fn eviction(names: &[&str]) -> String {
+        let quoted: Vec<String> = names.iter().map(|n| format!(r#""{n}""#)).collect();
+        format!(r#"{{"schemaVersion":1,"query":"","tools":[],"deselect":[{}]}}"#, quoted.join(","))
+    }
+
+    #[test]
+    fn an_eviction_record_drops_names_until_a_later_search_finds_them_again() {
+        let events = [
+            call("c1", SEARCH_TOOL),
+            result("c1", &payload(&["a", "b", "c"])),
+            dispatch(SEARCH_TOOL, false, &eviction(&["a", "c", "never_selected"])),
+            dispatch(SEARCH_TOOL, true, &eviction(&["b"])),
+        ];
+        assert_eq!(replay(&events), ["b"], "a failed record drops nothing");
+        let found_again = [&events[..], &[call("c2", SEARCH_TOOL), result("c2", &payload(&["c", "b"]))]].concat();
+        assert_eq!(replay(&found_again), ["b", "c"], "b held throughout; c counts from where it was found again");
+        let evicted_again = [&found_again[..], &[dispatch(SEARCH_TOOL, false, &eviction(&["b"]))]].concat();
+        assert_eq!(replay(&evicted_again), ["c"]);
+    }
+
+    #[test]
+    fn a_prefetched_name_evicted_and_found_again_by_a_search_counts_as_searched() {
+        let events = [
+            prefetch("m1", &payload(&["a", "b"])),
+            dispatch(SEARCH_TOOL, false, &eviction(&["a"])),
+            call("c1", SEARCH_TOOL),
+            result("c1", &payload(&["a"])),
+        ];
+        assert_eq!(replay_all(&events), Selection { selected: vec!["b".into(), "a".into()], prefetched: vec!["b".into()] });
+    }
+
+    #[test]
+    fn a_payload_deselects_the_non_empty_strings_of_its_deselect_list_only() {
+        assert_eq!(deselection_from_payload(&eviction(&["a", "", "b"])), ["a", "b"]);
+        assert_eq!(deselection_from_payload(r#"{"schemaVersion":1,"deselect":["a",7,null,{"name":"b"}]}"#), ["a"]);
+        for text in [
+            payload(&["a"]),
+            eviction(&["a"]).replace(":1,", ":2,"),
+            r#"{"schemaVersion":1,"deselect":"a"}"#.to_string(),
+            "not json".to_string(),
+        ] {
+            assert!(deselection_from_payload(&text).is_empty(), "{text}");
+        }
+        assert!(selection_from_payload(&eviction(&["a"])).is_empty(), "an eviction selects nothing");
     }
 
     #[test]

@@ -1,13 +1,19 @@
 // Hostile input through the real DSH pipeline, one test per class not already covered by
 // tool.spec.ts (blank, over-long and non-string queries, out-of-range, fractional and string
 // limits, arguments that are not JSON): each ends in a result or a clear error, and the Agent
-// keeps running.
+// keeps running. The second half gives every path from DSH into the native core hostile lengths
+// and types: tool_search's arguments (model-direct and from a run_code program), the registry the
+// index is built from, the settings lists that become exclusions, a result another plugin
+// replaced, and the session events replay reads.
+import { setImmediate as macrotask } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ToolDefinition } from '@deepseek-ai/dsh-tools'
+import * as ToolSearch from '../../plugin/index.ts'
+import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
 import { fixtureTool } from '../support/fixtures.ts'
 import { createHarness, type Harness } from '../support/harness.ts'
 import { reply, toolCall, toolCalls } from '../support/scripted-model.ts'
-import { foundNames, loggedResult } from '../support/session.ts'
+import { foundNames, loggedDispatch, loggedResult } from '../support/session.ts'
 
 let harness: Harness
 afterEach(async () => { await harness.close() })
@@ -106,5 +112,149 @@ describe('hostile input through tool_search', () => {
     const result = loggedResult(agent, 'c1')
     expect(foundNames(result)[0]).toBe('mcp__bulk__special')
     expect(result.text.length).toBeLessThan(20 * 400)
+  })
+})
+
+describe('hostile lengths and types on every path from DSH into the native core', () => {
+  it('every tool_search argument: huge strings, odd numbers, arrays and objects where a string or a number goes', async () => {
+    harness = await createHarness()
+    const { agent } = await harness.agent('a')
+    const invalid = /^Error: invalid arguments: /
+    const cases: Record<string, { args: unknown; error: RegExp }> = {
+      megabyteQuery: { args: { query: 'weather '.repeat(200_000) }, error: /query is longer than 4096 characters/ },
+      astralQuery: { args: { query: '🌦'.repeat(4097) }, error: /query is longer than 4096 characters/ },
+      arrayQuery: { args: { query: ['weather'] }, error: invalid },
+      objectQuery: { args: { query: { text: 'weather' } }, error: invalid },
+      nullQuery: { args: { query: null }, error: invalid },
+      deepQuery: { args: `{"query":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, error: invalid },
+      arrayLimit: { args: { query: 'weather', limit: [5] }, error: invalid },
+      objectLimit: { args: { query: 'weather', limit: { n: 5 } }, error: invalid },
+      booleanLimit: { args: { query: 'weather', limit: true }, error: invalid },
+      nullLimit: { args: { query: 'weather', limit: null }, error: invalid },
+      tinyLimit: { args: '{"query":"weather","limit":1e-300}', error: invalid },
+      negativeZero: { args: '{"query":"weather","limit":-0}', error: /arguments must be losslessly JSON-serializable/ },
+      pastSafeLimit: { args: { query: 'weather', limit: 2 ** 60 }, error: /limit must be a whole number from 1 to 20, got 1152921504606847000$/ },
+      arrayArguments: { args: '["weather"]', error: invalid },
+      stringArguments: { args: '"weather"', error: invalid },
+      nullArguments: { args: 'null', error: invalid },
+    }
+    await harness.run(agent, 'try everything',
+      toolCalls(...Object.entries(cases).map(([id, { args }]) => ({ id, name: 'tool_search', args }))),
+      reply('done'))
+    for (const [id, { error }] of Object.entries(cases)) {
+      expect({ id, ...loggedResult(agent, id) }).toMatchObject({ id, isError: true, text: expect.stringMatching(error) })
+    }
+    expect(harness.model.toolNames()).not.toContain('mcp__weather__forecast')
+  })
+
+  it('arguments a run_code program passes: each call fails on its own, the program catches it, and runs on', async () => {
+    harness = await createHarness({ mode: 'code' })
+    const { agent } = await harness.agent('a')
+    const hostile = ['"weather"', 'undefined', '{ query: "x".repeat(5_000_000) }', '{ query: ["weather"] }', '{ query: "weather", limit: 2 ** 60 }', '{ query: "weather", limit: [1] }', '{ query: { a: 1 } }']
+    const program = `const errors = []
+for (const args of [${hostile.join(', ')}]) {
+  try { await tools.tool_search(args); errors.push('returned') } catch (error) { errors.push(String(error.message ?? error).slice(0, 80)) }
+}
+return errors`
+    await harness.run(agent, 'search badly', toolCall('c1', 'run_code', { code: program, description: 'Hostile searches' }), reply('ok'))
+    const result = loggedResult(agent, 'c1')
+    expect(result.isError).toBe(false)
+    expect(JSON.parse(result.text)).toEqual([
+      expect.stringMatching(/invalid arguments: "arguments" must be an object/),
+      // Refused by DSH's code runtime before any dispatch.
+      expect.stringMatching(/arguments must be lossless JSON/),
+      expect.stringMatching(/query is longer than 4096 characters/),
+      expect.stringMatching(/invalid arguments: "query" must be a string/),
+      expect.stringMatching(/limit must be a whole number from 1 to 20/),
+      expect.stringMatching(/invalid arguments: "limit" must be an integer/),
+      expect.stringMatching(/invalid arguments: "query" must be a string/),
+    ])
+    for (let call = 1; call < hostile.length; call += 1) expect(loggedDispatch(agent, `c1:code:${call}`).isError).toBe(true)
+  })
+
+  it('a registered name longer than the core takes in an exclude list, once found, leaves later searches working', async () => {
+    const long = `mcp__odd__${'n'.repeat(2000)}`
+    harness = await createHarness({ plugin: { alwaysVisible: [`mcp__also__${'v'.repeat(5000)}`] } })
+    harness.ctx.tools.register(fixtureTool({ name: long, description: 'Translate text between languages.' }))
+    harness.ctx.tools.register(fixtureTool({ name: `mcp__also__${'v'.repeat(5000)}`, description: 'Always offered, oddly named.' }))
+    const { agent } = await harness.agent('a')
+    await harness.run(agent, 'go',
+      toolCall('c1', 'tool_search', { query: 'translate text' }),
+      toolCall('c2', 'tool_search', { query: 'weather forecast' }),
+      reply('ok'))
+    expect(foundNames(loggedResult(agent, 'c1'))[0]).toBe(long)
+    expect(loggedResult(agent, 'c2').isError).toBe(false)
+    expect(foundNames(loggedResult(agent, 'c2'))[0]).toBe('mcp__weather__forecast')
+  })
+
+  it('registry text of hostile sizes and types: a 5 MB description, a 50,000-value enum, non-string descriptions', async () => {
+    harness = await createHarness()
+    harness.ctx.tools.register(fixtureTool({ name: 'mcp__big__essay', description: `${'filler words '.repeat(400_000)} lighthouse keeper` }))
+    harness.ctx.tools.register(rawTool('mcp__big__enum', 'Pick a code.', { type: 'object', properties: { code: { type: 'string', enum: Array.from({ length: 50_000 }, (_, i) => `value${i}`) } } }))
+    for (const [i, description] of [42, { text: 'object' }, ['array'], null].entries()) {
+      harness.ctx.tools.register({ ...rawTool(`mcp__odd__description_${i}`, '', { type: 'object' }), description } as unknown as ToolDefinition)
+    }
+    const { agent } = await harness.agent('a')
+    await harness.run(agent, 'go',
+      toolCall('c1', 'tool_search', { query: 'lighthouse keeper' }),
+      toolCall('c2', 'tool_search', { query: 'value49999' }),
+      toolCall('c3', 'tool_search', { query: 'description' }),
+      reply('ok'))
+    // Two words among 800,000 are a weak match: shown as a candidate rather than loaded.
+    const essay = JSON.parse(loggedResult(agent, 'c1').text) as { tools: { name: string }[]; candidates?: { name: string }[] }
+    expect([...essay.tools, ...essay.candidates ?? []][0]?.name).toBe('mcp__big__essay')
+    expect(foundNames(loggedResult(agent, 'c2'))[0]).toBe('mcp__big__enum')
+    expect(loggedResult(agent, 'c3').isError).toBe(false)
+  })
+
+  it('settings lists of hostile lengths (20,000 names, a megabyte name) become exclusions the core takes', async () => {
+    harness = await createHarness({ settings: true })
+    const many = Array.from({ length: 20_000 }, (_, i) => `mcp__gone__tool_${i}`)
+    await harness.ctx.settings.replace(TOOL_SEARCH_SETTINGS_NAMESPACE, { alwaysVisible: [...many, 'm'.repeat(1_000_000), 'web_search'], neverSearch: [...many.slice(0, 5000), 'mcp__postgres__query'] })
+    await macrotask()
+    const { agent } = await harness.agent('a')
+    await harness.run(agent, 'go', toolCall('c1', 'tool_search', { query: 'weather forecast' }), toolCall('c2', 'tool_search', { query: 'sql query postgres' }), reply('ok'))
+    expect(foundNames(loggedResult(agent, 'c1'))[0]).toBe('mcp__weather__forecast')
+    expect(foundNames(loggedResult(agent, 'c2'))).not.toContain('mcp__postgres__query')
+    expect(harness.model.toolNames()).toContain('web_search')
+  })
+
+  it('a result another plugin replaced with a huge payload: committed within bounds, and the Agent searches on', async () => {
+    harness = await createHarness()
+    const names = [...Array.from({ length: 50_000 }, (_, i) => `mcp__fake__tool_${i}`), 'x'.repeat(1_000_000), 'mcp__github__create_issue']
+    harness.ctx.on('tools/post-execute', async (exec, _result, next) => exec.name === 'tool_search' && exec.callId === 'c1'
+      ? { kind: 'accept', value: { schemaVersion: 1, query: 'q'.repeat(1_000_000), tools: names.map(name => ({ name, description: 'd', score: 1 })) } }
+      : next())
+    const { agent } = await harness.agent('a')
+    await harness.run(agent, 'go', toolCall('c1', 'tool_search', { query: 'anything' }), toolCall('c2', 'tool_search', { query: 'weather forecast' }), reply('ok'))
+    expect(loggedResult(agent, 'c1').isError).toBe(false)
+    expect(foundNames(loggedResult(agent, 'c2'))[0]).toBe('mcp__weather__forecast')
+    // Of the names it carried, only the registered one is offered.
+    expect(harness.model.toolNames()).toContain('mcp__github__create_issue')
+    expect(harness.model.toolNames().filter(name => name.startsWith('mcp__fake__'))).toEqual([])
+  })
+
+  it('session events of hostile lengths and types, replayed when the plugin attaches: the Agent starts with what they select', async () => {
+    harness = await createHarness({ plugin: false })
+    const { agent } = await harness.agent('a')
+    const payload = (tools: string[]) => JSON.stringify({ schemaVersion: 1, query: 'q', tools: tools.map(name => ({ name, description: '', score: 1 })) })
+    const dispatch = (subCallId: string, content: unknown) => ({ parentCallId: 'p', subCallId, name: 'tool_search', arguments: {}, isError: false, content })
+    const odd: [string, unknown][] = [
+      ['tool/call', { callId: 'c'.repeat(1_000_000), name: 'tool_search', arguments: {} }],
+      ['tool/call', { callId: { id: 1 }, name: ['tool_search'], arguments: 'x'.repeat(1_000_000) }],
+      ['tool/code-dispatch', dispatch('s1', [{ type: 'text', text: 'y'.repeat(5_000_000) }])],
+      ['tool/code-dispatch', dispatch('s2', 'not a list')],
+      ['tool/code-dispatch', dispatch('s3', [{ type: 'text', text: payload(['z'.repeat(2_000_000), 'mcp__mail__send_email']) }])],
+      ...Array.from({ length: 20_000 }, (_, i): [string, unknown] => ['tool/call', { callId: `bulk${i}`, name: 'tool_search', arguments: {} }]),
+    ]
+    // `append` takes any type; its typed overloads name DSH's own event shapes.
+    const session = agent.session as unknown as { append(type: string, data: unknown): void }
+    for (const [type, data] of odd) session.append(type, data)
+    await harness.ctx.plugin(ToolSearch, {})
+    await harness.run(agent, 'hi', reply('ok'))
+    expect(harness.model.toolNames()).toContain('mcp__mail__send_email')
+    expect(harness.model.toolNames()).not.toContain('mcp__weather__forecast')
+    await harness.run(agent, 'search', toolCall('c1', 'tool_search', { query: 'weather forecast' }), reply('ok'))
+    expect(foundNames(loggedResult(agent, 'c1'))[0]).toBe('mcp__weather__forecast')
   })
 })

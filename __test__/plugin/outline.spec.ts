@@ -104,12 +104,12 @@ describe('renderOutline under its budget', () => {
     const head = 'Deferred tools, installed and loaded by tool_search. MCP servers (tools named mcp__<server>__<tool>): '
     const full = renderOutline(outline)
     expect(full).toBe(`${head}github (26 tools: pull, request, issue); notion (19 tools: page, database). Other tools: web_search, web_fetch, read_image.`)
-    const budgets = [estimateTokens(full), 57, 50, 42, 36, 13]
+    const budgets = [estimateTokens(full), 51, 45, 39, 33, 12]
     const shown = budgets.map(budget => renderOutline(outline, budget))
     for (const [i, text] of shown.entries()) expect(estimateTokens(text)).toBeLessThanOrEqual(budgets[i]!)
     expect(shown).toEqual([
       full,
-      `${head}github (26 tools: pull, request, issue); notion (19 tools: page, database). Other tools: web_search. And 2 more.`,
+      `${head}github (26 tools: pull, request, issue); notion (19 tools: page, database). And 3 more.`,
       `${head}github (26 tools); notion (19 tools). Other tools: web_search. And 2 more.`,
       `${head}github (26 tools). And 22 more.`,
       'Deferred tools, installed and loaded by tool_search: 48.',

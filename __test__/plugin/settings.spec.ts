@@ -1,6 +1,5 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { setImmediate as macrotask } from 'node:timers/promises'
 import FileSettingsProvider from '@deepseek-ai/dsh-settings-file'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
@@ -9,6 +8,7 @@ import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
 import { createHarness, tempDir, type Harness } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedResult } from '../support/session.ts'
+import { changeSettings } from '../support/settings.ts'
 
 const WEATHER = 'mcp__weather__forecast'
 
@@ -18,12 +18,6 @@ afterEach(async () => {
   harness = undefined
 })
 
-/** Write the `tool-search` section and let the settings service notify its watchers. */
-async function changeSettings(h: Harness, section: Partial<Config>): Promise<void> {
-  await h.ctx.settings.replace(TOOL_SEARCH_SETTINGS_NAMESPACE, section)
-  // Settings watchers run on a queued continuation after the write commits.
-  await macrotask()
-}
 
 function limitDescription(tools: readonly ToolSchema[] | undefined): string {
   const search = tools?.find(tool => tool.name === 'tool_search')
@@ -53,6 +47,22 @@ describe('settings normalization', () => {
     expect(() => Config({ prefetch: 11 })).toThrow()
     expect(() => Config({ prefetch: -1 })).toThrow()
     expect(() => normalizeSettings({ prefetch: 1.5 })).toThrow(/prefetch must be a whole number from 0 to 10/)
+  })
+
+  it('takes defer from its choices only, and autoMinTokens as a whole number of tokens', () => {
+    expect(Config({})).toMatchObject({ defer: 'always', autoMinTokens: 70_000 })
+    expect(Config({ defer: 'auto', autoMinTokens: 0 })).toMatchObject({ defer: 'auto', autoMinTokens: 0 })
+    expect(() => Config({ defer: 'sometimes' as never })).toThrow()
+    expect(() => Config({ autoMinTokens: -1 })).toThrow()
+    expect(() => normalizeSettings({ defer: 'never' as never })).toThrow(/defer must be one of always, auto, got never/)
+    expect(() => normalizeSettings({ autoMinTokens: 1.5 })).toThrow(/autoMinTokens must be a whole number from 0 to 10000000/)
+  })
+
+  it('takes maxSelected as a whole number from 0 (no limit, the default) to 1000', () => {
+    expect(Config({})).toMatchObject({ maxSelected: 0 })
+    expect(Config({ maxSelected: 1000 })).toMatchObject({ maxSelected: 1000 })
+    expect(() => Config({ maxSelected: 1001 })).toThrow()
+    expect(() => normalizeSettings({ maxSelected: -1 })).toThrow(/maxSelected must be a whole number from 0 to 1000/)
   })
 })
 

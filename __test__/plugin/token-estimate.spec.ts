@@ -1,5 +1,5 @@
 // The cheap token count's rules, one by one. How close it comes to o200k on real text is measured
-// by bench/tokens/estimate.mjs, which the benchmark prints.
+// by bench/tokens/estimate-error.mjs; the benchmark prints its error on every catalog.
 import { describe, expect, it } from 'vitest'
 import { estimateTokens } from '../../plugin/token-estimate.ts'
 
@@ -12,7 +12,7 @@ describe('estimateTokens', () => {
     expect(estimateTokens('{"a":')).toBe(3)
     expect(estimateTokens('get weather now')).toBe(3)
     expect(estimateTokens('a\n\n  b')).toBe(3)
-    expect(estimateTokens('mcp__github__create_issue')).toBe(7)
+    expect(estimateTokens('mcp__github__create_issue')).toBe(6)
   })
 
   it('counts every other character as one, a surrogate pair as one character', () => {

@@ -26,6 +26,7 @@ import ToolRuntime, { type ToolPresentationMode } from '@deepseek-ai/dsh-tools'
 import * as ToolsInvariant from '@deepseek-ai/dsh-tools/invariant'
 import * as ToolSearch from '../../plugin/index.ts'
 import type { Config } from '../../plugin/config.ts'
+import type { NativeLoad } from '../../plugin/native.ts'
 import { CORE_FIXTURES, DEFERRED_FIXTURES, registerFixtures, type CallLog, type FixtureTool } from './fixtures.ts'
 import { ScriptedModel, type Step } from './scripted-model.ts'
 
@@ -36,6 +37,8 @@ export interface HarnessOptions {
   readonly codeRuntime?: CodeRuntimePlugin
   /** Row config for this plugin; `false` leaves the plugin out (a baseline DSH). */
   readonly plugin?: Partial<Config> | false
+  /** The native core's load the plugin is given (default: this process's, see plugin/native.ts). */
+  readonly core?: NativeLoad
   /** Mount `dsh-settings-file` on a fresh document in a temporary directory. */
   readonly settings?: boolean
   /** Mount JSONL session persistence under this directory (see {@link tempDir}). */
@@ -58,6 +61,8 @@ export interface Harness {
   readonly log: CallLog
   /** Every warning logged through cordis, formatted. */
   readonly warnings: string[]
+  /** Every error logged through cordis, formatted. */
+  readonly errors: string[]
   /** Create an Agent through `ctx.agents.create` (the path Web and subagents use). */
   agent(id: string, options?: Omit<CreateAgentOptions, 'sessionId' | 'agentOptions'>): Promise<AgentHandle>
   /** Resume a persisted session through `ctx.agents.resume`. */
@@ -77,12 +82,14 @@ const MODEL = { provider: 'mock', model: 'mock' } as const
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const ctx = new Context()
   const model = new ScriptedModel()
-  const errors: unknown[] = []
+  const agentErrors: unknown[] = []
   const warnings: string[] = []
+  const errors: string[] = []
   const cleanup: string[] = []
   // Level 2 is cordis' WARN; the default threshold (1) would drop warnings.
   ctx.logger.exporter({ levels: { default: 2 }, export: (message) => {
     if (message.type === 'warn') warnings.push(message.args.map(String).join(' '))
+    if (message.type === 'error') errors.push(message.args.map(String).join(' '))
   } })
 
   await ctx.plugin(LlmRuntime)
@@ -107,22 +114,27 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   ctx.llm.registerAdapter(['mock'], model)
   await ctx.plugin(ToolTodo, { allowParallelInProgress: true })
   const log = registerFixtures(ctx, options.tools ?? [...CORE_FIXTURES, ...DEFERRED_FIXTURES])
-  if (options.plugin !== false) await ctx.plugin(ToolSearch, options.plugin ?? {})
-  ctx.on('agent/error', ({ error }) => { errors.push(error) })
+  if (options.plugin !== false) {
+    const { core } = options
+    const plugin = core === undefined ? ToolSearch : { ...ToolSearch, apply: (c: Context, config: Config) => { ToolSearch.applyWith(c, config, core) } }
+    await ctx.plugin(plugin, options.plugin ?? {})
+  }
+  ctx.on('agent/error', ({ error }) => { agentErrors.push(error) })
 
   return {
     ctx,
     model,
     log,
     warnings,
+    errors,
     agent: (id, extra = {}) => ctx.agents.create({ ...extra, sessionId: SessionId(id), agentOptions: MODEL }),
     resume: id => ctx.agents.resume({ resumeSessionId: SessionId(id), agentOptions: MODEL }),
     async run(agent, text, ...steps) {
-      const before = errors.length
+      const before = agentErrors.length
       model.script(...steps)
       agent.followup(createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }))
       await agent.whenIdle()
-      if (errors.length > before) throw new Error(`agent ${agent.id} failed: ${String(errors.at(-1))}`)
+      if (agentErrors.length > before) throw new Error(`agent ${agent.id} failed: ${String(agentErrors.at(-1))}`)
       if (model.pending > 0) throw new Error(`agent ${agent.id} left ${model.pending} scripted step(s) unused`)
     },
     async close() {

@@ -14,7 +14,9 @@ import { SettingsWriter } from '../../plugin/client/settings-writer.ts'
 import { ToolSearchCard } from '../../plugin/client/ToolSearchCard.tsx'
 import type { Config } from '../../plugin/config.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
+import type { NativeLoad } from '../../plugin/native.ts'
 import { createHarness, type Harness } from '../support/harness.ts'
+import { PLATFORM_PACKAGE, missingCore } from '../support/missing-core.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { bindInjectFace } from './support/inject-face.ts'
 import { SettingsTransport } from './support/settings-transport.ts'
@@ -42,8 +44,8 @@ interface Mounted {
   readonly transport: SettingsTransport
 }
 
-async function mount({ plugin = {}, access = 'write', pollMs = 60_000 }: { plugin?: Partial<Config>; access?: 'write' | 'read' | 'memory'; pollMs?: number } = {}): Promise<Mounted> {
-  const h = harness = await createHarness({ settings: true, plugin })
+async function mount({ plugin = {}, access = 'write', pollMs = 60_000, core }: { plugin?: Partial<Config>; access?: 'write' | 'read' | 'memory'; pollMs?: number; core?: NativeLoad } = {}): Promise<Mounted> {
+  const h = harness = await createHarness({ settings: true, plugin, ...core === undefined ? {} : { core } })
   await h.ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 })
   const transport = new SettingsTransport(h.ctx, NS, access)
   const scope = transport.scope()
@@ -254,6 +256,65 @@ describe('the Tool Search card', () => {
     expect(h.ctx.toolSearch.settings().defaultLimit).toBe(5)
   })
 
+  it('saves the deferral mode and its threshold, which the plugin applies from the next user message', async () => {
+    const { h } = await mount()
+    const { agent } = await h.agent('a')
+    await open()
+    const mode = screen.getByRole('combobox', { name: 'Defer tools' }) as HTMLSelectElement
+    expect([mode.value, [...mode.options].map(option => option.textContent)]).toEqual(['always', ['Always', 'Automatic, by catalog size']])
+    fireEvent.change(mode, { target: { value: 'auto' } })
+    await waitFor(() => { expect(stored(h)).toEqual({ defer: 'auto' }) })
+    await waitFor(() => { expect(mode.value).toBe('auto') })
+
+    const threshold = screen.getByRole('textbox', { name: 'Automatic deferral threshold (tokens)' }) as HTMLInputElement
+    expect(threshold.value).toBe('70000')
+    fireEvent.change(threshold, { target: { value: '0' } })
+    fireEvent.submit(threshold.form!)
+    await waitFor(() => { expect(stored(h)).toEqual({ defer: 'auto', autoMinTokens: 0 }) })
+    await macrotask()
+    await h.run(agent, 'hi', reply('ok'))
+    expect(h.model.toolNames()).toContain('tool_search')
+
+    fireEvent.change(threshold, { target: { value: '10000000' } })
+    fireEvent.submit(threshold.form!)
+    await waitFor(() => { expect(stored(h)).toEqual({ defer: 'auto', autoMinTokens: 10_000_000 }) })
+    await macrotask()
+    await h.run(agent, 'hi', reply('ok'))
+    expect(h.model.toolNames()).not.toContain('tool_search')
+    expect(h.model.toolNames()).toContain('mcp__weather__forecast')
+  })
+
+  it('saves the most tools kept per agent, which the plugin applies at the next user message', async () => {
+    const { h } = await mount()
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'two tools',
+      toolCall('c1', 'tool_search', { query: 'weather forecast', limit: 1 }),
+      toolCall('c2', 'tool_search', { query: 'github issue', limit: 1 }),
+      reply('ok'))
+    await open()
+    const limit = screen.getByRole('textbox', { name: 'Most tools kept per agent' }) as HTMLInputElement
+    expect(limit.value).toBe('0')
+    fireEvent.change(limit, { target: { value: '1001' } })
+    expect(limit.getAttribute('aria-invalid')).toBe('true')
+    fireEvent.change(limit, { target: { value: '1' } })
+    fireEvent.submit(limit.form!)
+    await waitFor(() => { expect(stored(h)).toEqual({ maxSelected: 1 }) })
+    await macrotask()
+    await h.run(agent, 'next', reply('ok'))
+    expect(h.model.toolNames().filter(name => name.startsWith('mcp__'))).toEqual(['mcp__github__create_issue'])
+  })
+
+  it('shows a deferral mode that was not saved and keeps showing the stored one', async () => {
+    const { h, transport } = await mount()
+    await open()
+    transport.unreachable = 1
+    const mode = screen.getByRole('combobox', { name: 'Defer tools' }) as HTMLSelectElement
+    fireEvent.change(mode, { target: { value: 'auto' } })
+    await screen.findByText(/The deferral mode was not saved: DSH did not accept the change\./)
+    expect(mode.value).toBe('always')
+    expect(h.ctx.toolSearch.settings().defer).toBe('always')
+  })
+
   it('edits the lists directly: remove a name, add one, move one, and refuse blank or tool_search', async () => {
     const { h, transport } = await mount()
     await h.ctx.settings.mutate(TOOL_SEARCH_SETTINGS_NAMESPACE, [{ op: 'set', path: ['alwaysVisible'], value: ['mcp__mail__send_email', 'web_search'] }])
@@ -296,6 +357,9 @@ describe('the Tool Search card', () => {
     expect(screen.getByText('These settings can only be changed from the machine running DSH.')).toBeTruthy()
     const controls = [
       screen.getByRole('textbox', { name: 'Results per search' }),
+      screen.getByRole('combobox', { name: 'Defer tools' }),
+      screen.getByRole('textbox', { name: 'Automatic deferral threshold (tokens)' }),
+      screen.getByRole('textbox', { name: 'Most tools kept per agent' }),
       screen.getByRole('button', { name: 'Remove web_search from Always visible' }),
       ...screen.getAllByRole('button', { name: 'Add' }),
       ...screen.getAllByRole('combobox', { name: /^Policy for / }),
@@ -306,5 +370,21 @@ describe('the Tool Search card', () => {
   it('is absent where the settings are not served to this page (a remote browser)', async () => {
     await mount({ access: 'memory' })
     expect(screen.queryByRole('button', { name: /Tool Search/ })).toBeNull()
+  })
+
+  it('says tool_search is off, in the host\'s words naming the package to install, and still edits the lists', async () => {
+    await mount({ core: await missingCore() })
+    await open()
+    const alert = screen.getAllByRole('alert').find(element => element.textContent !== '')
+    expect(alert?.textContent).toMatch(/^tool_search is off, so the model is offered every tool\.the native search core did not load: this machine is /)
+    expect(alert?.textContent).toContain(PLATFORM_PACKAGE)
+    fireEvent.change(policySelect('web_search'), { target: { value: 'always' } })
+    await waitFor(() => { expect(shownPolicy('web_search')).toBe('always') })
+  })
+
+  it('shows no such notice while tool_search works', async () => {
+    await mount()
+    await open()
+    expect(screen.queryByText(/tool_search is off/)).toBeNull()
   })
 })

@@ -6,6 +6,7 @@ import { CATALOG_DESCRIPTION_CHARS, CATALOG_MAX_ROWS, CATALOG_ROUTE_PATH, type C
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
 import { createHarness, type Harness } from '../support/harness.ts'
 import { fixtureTool } from '../support/fixtures.ts'
+import { PLATFORM_PACKAGE, missingCore } from '../support/missing-core.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 
 let harness: Harness
@@ -154,5 +155,23 @@ describe('GET /tool-search/catalog', () => {
     harness.ctx.provide('agentPresets', { standingKeyFor: () => Promise.resolve(agent) })
     const port = await serve(harness)
     expect((await catalog(port)).tools.map(row => row.name)).toContain('preset_only_tool')
+  })
+
+  it('says why tool_search is off, and only then: no native core, or another plugin owning the name', async () => {
+    harness = await createHarness({ core: await missingCore() })
+    const missing = await catalog(await serve(harness))
+    expect(missing.searchUnavailable).toMatch(/^the native search core did not load: this machine is /)
+    expect(missing.searchUnavailable).toContain(PLATFORM_PACKAGE)
+    expect(missing.tools.find(row => row.name === 'web_search')?.policy).toBe('deferred')
+    await harness.close()
+
+    harness = await createHarness({ plugin: false })
+    const foreign = harness.ctx.tools.register(fixtureTool({ name: 'tool_search', description: 'Someone else\'s search.' }))
+    await harness.ctx.plugin(await import('../../plugin/index.ts'), {})
+    const port = await serve(harness)
+    expect((await catalog(port)).searchUnavailable).toMatch(/^cannot register tool_search \(.+\)$/)
+    foreign()
+    await macrotask()
+    expect((await catalog(port)).searchUnavailable).toBeUndefined()
   })
 })

@@ -1,6 +1,7 @@
 // The benchmark's tables, rendered from docs/benchmark-results.json alone, as Markdown. The same
 // text is printed by `pnpm benchmark` and kept in the README between the benchmark markers, so
 // the README can always be regenerated from the JSON and checked against it.
+import { costLines } from './cost-report.mjs'
 
 /**
  * The parsed docs/benchmark-results.json: the shape benchmark.mjs writes, named after the
@@ -10,6 +11,7 @@
  * @property {{cpu: string, cores: number, os: string, loadAverage: {start: number[], end: number[]}}} machine
  * @property {{toolSearchSchemaTokens: number, rows: (Omit<TokenRow, 'withPlugin' | 'outline'> & {withPlugin: Omit<TokenRow['withPlugin'], 'toolSearchSchemaTokens'>})[]}} tokens
  * @property {{budget: number, rows: {id: string, label: string, tools: number, tokens: number, estimate: number, text: string}[]}} outline
+ * @property {import('./cost-report.mjs').CostResults} cost
  * @property {ReturnType<typeof import('../eval.mjs').runEval>} eval
  * @property {{rows: Awaited<ReturnType<typeof import('../speed/speed.mjs').speedRow>>[]}} speed
  * @property {{rows: ReturnType<typeof import('../speed/memory.mjs').memoryRow>[]}} memory
@@ -23,6 +25,9 @@ const ms = (/** @type {number} */ n) => (n < 0.1 ? n.toFixed(4) : n < 10 ? n.toF
 /** MiB; a growth that rounds to zero prints as 0, never -0. */
 const mb = (/** @type {number} */ bytes, digits = 1) => (bytes / 2 ** 20).toFixed(digits).replace(/^-(0\.0+)$/, '$1')
 const fixed3 = (/** @type {number} */ n) => n.toFixed(3)
+const signedPct = (/** @type {number} */ n) => `${n > 0 ? '+' : ''}${n.toFixed(1)}%`
+/** How far the plugin's estimate of every tool's schema is from o200k, in percent. */
+const estimateError = (/** @type {Results['tokens']['rows'][number]} */ { withoutPlugin }) => ((withoutPlugin.estimated - withoutPlugin.tokens) / withoutPlugin.tokens) * 100
 
 /** @param {Results} results - the parsed results JSON. @returns {string} the Markdown section body. */
 export function renderReport(results) {
@@ -33,6 +38,7 @@ export function renderReport(results) {
       + '`pnpm run benchmark:check` fails when this section and the JSON disagree._',
     '',
     ...tokensSection(results),
+    ...costLines(results.cost),
     ...outlineSection(results),
     ...evalSection(results),
     ...speedSection(results),
@@ -42,6 +48,7 @@ export function renderReport(results) {
 
 /** @param {Results} results */
 function tokensSection({ tokens, versions }) {
+  const errors = tokens.rows.map(estimateError)
   const lines = [
     '### Tokens',
     '',
@@ -68,6 +75,10 @@ function tokensSection({ tokens, versions }) {
       + 'Core tools stay offered, so a catalog of mostly core tools saves little. Prompt sections the plugin hides '
       + '(`tool:<name>` guidance of deferred tools) are not counted. The BFCL row leaves out BFCL\'s own function named '
       + '`tool_search`: DSH registers one tool per name.',
+    '',
+    '`defer: auto` weighs the deferred schemas with the plugin\'s own cheap estimate ([plugin/token-estimate.ts](plugin/token-estimate.ts)) '
+      + `instead of a tokenizer. Against the "Without plugin" column it is off by ${signedPct(Math.min(...errors))} to ${signedPct(Math.max(...errors))} `
+      + `(row by row: ${errors.map(signedPct).join(', ')}).`,
     '',
     'The searches behind "After one search" (the query is what the scripted model sends `tool_search`):',
     '',

@@ -5,6 +5,7 @@
 // markup, so absolute counts differ a little per provider; the differences between rows do not.
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { recordTurn } from './dsh-turn.mjs'
+import { estimatedToolsTokens } from './estimate.mjs'
 import { outlineIn } from './outline.mjs'
 
 /** @typedef {import('../../e2e/lib/model-server.mjs').ChatRequest} ChatRequest */
@@ -40,7 +41,7 @@ export async function tokenRow(catalog) {
     label: catalog.label,
     query: catalog.query,
     tools: baseline.tools.length,
-    withoutPlugin: { tokens: full },
+    withoutPlugin: { tokens: full, estimated: await estimatedToolsTokens(baseline) },
     outline: { tokens: outline.tokens, estimate: outline.estimate, text: outline.text },
     withPlugin: {
       toolSearchSchemaTokens: outline.definitionTokens,

@@ -4,7 +4,8 @@
 // alone: readCatalog hands back each entry as the index reads it.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { ToolIndex, readCatalog } from '../../index.js'
+// The core through the plugin's guarded loader: without a binary, main.js says why before any command runs.
+import { ToolIndex, readCatalog } from '../../dist/native.js'
 import { InputError } from './errors.js'
 import { publicToolName } from './mcp-name.js'
 

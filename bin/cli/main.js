@@ -1,5 +1,6 @@
 // The command line: picks the command, runs it, and turns input errors into one-line messages.
 import { readFileSync } from 'node:fs'
+import { native } from '../../dist/native.js'
 import { parseCommandArgs } from './args.js'
 import { InputError } from './errors.js'
 import * as explain from './explain.js'
@@ -28,9 +29,10 @@ Options:
 
 /**
  * @param {string[]} argv the arguments after the program name
+ * @param {import('../../dist/native.js').NativeLoad} core how the native core loaded; tests pass a failed load
  * @returns {{ stdout?: string, stderr?: string, code: number }}
  */
-export function main(argv) {
+export function main(argv, core = native) {
   const [first, ...rest] = argv
   try {
     if (first === undefined) return { stderr: HELP, code: 2 }
@@ -45,6 +47,8 @@ export function main(argv) {
     if (!command) throw new InputError(`unknown command '${first}' (commands: ${[...COMMANDS.keys()].join(', ')}; see: dsh-tool-search --help)`)
     const args = parseCommandArgs(command.name, rest, command.options)
     if (args.values['help']) return { stdout: command.help, code: 0 }
+    // Every command ranks with the core; help and the version above need none.
+    if (core.error !== undefined) return { stderr: `dsh-tool-search: ${core.error}`, code: 2 }
     return command.run(args)
   } catch (error) {
     if (error instanceof InputError) return { stderr: `dsh-tool-search: ${error.message}`, code: 2 }

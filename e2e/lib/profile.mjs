@@ -76,13 +76,15 @@ export async function packPlugin(repo, dest, tarball) {
 /**
  * `dsh plugin add` packed plugins one at a time, as a user adds them, into
  * `profile` (default the headless one), pinning a locally packed platform
- * package (see `packPlugin`) before the plugin that needs it.
+ * package (see `packPlugin`) before the plugin that needs it. With `optional:
+ * false` pnpm skips optional dependencies (`--no-optional`), as some users'
+ * package managers do: the plugin then arrives without its platform package.
  */
-export async function installIntoProfile(dsh, env, packages, profile = PROFILE) {
+export async function installIntoProfile(dsh, env, packages, profile = PROFILE, { optional = true } = {}) {
   let installed = { ms: 0, bundles: [] }
   for (const pkg of packages) {
-    if (pkg.native?.tarball) await pinProfileDependency(dsh, env, profile, pkg.native.name, pkg.native.tarball)
-    const result = await runOk(dsh.bin, ['plugin', '--profile', profile, 'add', pkg.tarball], { env, timeoutMs: 300_000 })
+    if (optional && pkg.native?.tarball) await pinProfileDependency(dsh, env, profile, pkg.native.name, pkg.native.tarball)
+    const result = await runOk(dsh.bin, ['plugin', '--profile', profile, 'add', pkg.tarball, ...optional ? [] : ['--no-optional']], { env, timeoutMs: 300_000 })
     const manifest = JSON.parse(readFileSync(join(profileDir(env, profile), 'package.json'), 'utf8'))
     installed = { ms: installed.ms + result.ms, bundles: manifest.dsh?.profile?.bundles ?? [] }
   }
@@ -112,10 +114,10 @@ async function pinProfileDependency(dsh, env, profile, name, tarball) {
  * come through the plugin's optionalDependencies), and whether the installed
  * plugin carries a binary of its own (it should not either).
  */
-export function nativeInstall(env, pluginName, nativeName) {
-  const modules = join(profileDir(env), 'node_modules')
+export function nativeInstall(env, pluginName, nativeName, profileName = PROFILE) {
+  const modules = join(profileDir(env, profileName), 'node_modules')
   const manifestFile = join(modules, nativeName, 'package.json')
-  const profile = JSON.parse(readFileSync(join(profileDir(env), 'package.json'), 'utf8'))
+  const profile = JSON.parse(readFileSync(join(profileDir(env, profileName), 'package.json'), 'utf8'))
   const plugin = JSON.parse(readFileSync(join(modules, pluginName, 'package.json'), 'utf8'))
   return {
     installed: existsSync(manifestFile),

@@ -22,11 +22,14 @@ const answer = (result) => ({ text: `${ANSWER_PREFIX} ${result}` })
 const topHit = (text) => parseJson(text)?.tools?.[0]?.name
 
 /**
- * @param {{mode: 'native'|'code', withPlugin: boolean}} run
+ * @param {{mode: 'native'|'code', withPlugin: boolean, missingBinary?: string, defer?: 'always'|'auto'}} run
+ *   `missingBinary`: the plugin was installed without this platform package (name@version);
+ *   `defer` is the plugin's setting: under `auto` the five fixture tools stay below its threshold.
  * @returns {{model: (body: object) => object, check: (observed: object, checks: import('./report.mjs').Checks) => void}}
  */
-export function scenario({ mode, withPlugin }) {
-  if (mode === 'native') return withPlugin ? nativeSearch : nativeBaseline
+export function scenario({ mode, withPlugin, missingBinary, defer = 'always' }) {
+  if (missingBinary !== undefined) return withoutBinary(missingBinary)
+  if (mode === 'native') return !withPlugin ? nativeBaseline : defer === 'auto' ? nativeAutoBelowThreshold : nativeSearch
   return withPlugin ? codeSearch : codeBaseline
 }
 
@@ -112,14 +115,43 @@ const nativeBaseline = {
   check(observed, checks) {
     const [first, second] = observed.requests
     commonChecks(observed, checks, 2)
-    checks.add('request 1 offers every fixture tool (nothing deferred without the plugin)', fixturesIn(offeredTools(first)).length === FIXTURE_TOOLS.length, {
-      expected: FIXTURE_TOOLS, observed: fixturesIn(offeredTools(first)),
-    })
-    checks.add('request 1 does not offer tool_search', first !== undefined && !offeredTools(first).includes('tool_search'), {
-      observed: offeredTools(first).includes('tool_search'),
-    })
+    everyToolUpFront(first, checks, 'without the plugin')
     executionChecks(observed, checks, completedCalls(second)[0]?.result)
   },
+}
+
+/** Under `defer: auto` with a catalog below the threshold, nothing is deferred: as the baseline. */
+const nativeAutoBelowThreshold = {
+  model: nativeBaseline.model,
+  check(observed, checks) {
+    const [first, second] = observed.requests
+    commonChecks(observed, checks, 2)
+    everyToolUpFront(first, checks, 'under defer: auto, the fixture schemas below autoMinTokens')
+    executionChecks(observed, checks, completedCalls(second)[0]?.result)
+  },
+}
+
+/**
+ * The plugin without its platform package steps aside: the model is offered
+ * every tool and calls the one it needs directly, as in the baseline, and
+ * dsh's standard error says once why, naming the package and its install.
+ */
+function withoutBinary(spec) {
+  return {
+    model: nativeBaseline.model,
+    check(observed, checks) {
+      const [first, second] = observed.requests
+      commonChecks(observed, checks, 2)
+      everyToolUpFront(first, checks, 'while the plugin steps aside')
+      executionChecks(observed, checks, completedCalls(second)[0]?.result)
+      const said = observed.dsh.stderr.split('\n').filter((line) => line.startsWith('dsh-tool-search: '))
+      const expected = 'dsh-tool-search: tool_search is off and every tool stays offered: the native search core did not load: this machine is '
+      checks.add(`standard error says once that tool_search is off, naming ${spec} and how to install it`, said.length === 1
+        && said[0].startsWith(expected) && said[0].includes(`whose core is the package ${spec}`) && said[0].includes(`add ${spec}.`), {
+        expected: `${expected}..., whose core is the package ${spec}, ...`, observed: said,
+      })
+    },
+  }
 }
 
 const codeBaseline = {
@@ -156,6 +188,16 @@ function commonChecks(observed, checks, expectedRequests) {
   })
   checks.add(`the agent made ${expectedRequests} model requests`, observed.requests.length === expectedRequests, {
     expected: expectedRequests, observed: observed.requests.length,
+  })
+}
+
+/** Request 1 offers every fixture tool and no tool_search, for the reason given. */
+function everyToolUpFront(first, checks, why) {
+  checks.add(`request 1 offers every fixture tool (nothing deferred ${why})`, fixturesIn(offeredTools(first)).length === FIXTURE_TOOLS.length, {
+    expected: FIXTURE_TOOLS, observed: fixturesIn(offeredTools(first)),
+  })
+  checks.add('request 1 does not offer tool_search', first !== undefined && !offeredTools(first).includes('tool_search'), {
+    observed: offeredTools(first).includes('tool_search'),
   })
 }
 

@@ -5,10 +5,11 @@
  */
 
 import { useEffect, useId, useState } from 'react'
-import { NUMBER_SETTINGS } from '../contract.ts'
+import { SCALAR_SETTINGS, isChoiceKey, type ScalarKey } from '../contract.ts'
 import { AgentList } from './AgentList.tsx'
 import './card.css'
 import { CatalogTable } from './CatalogTable.tsx'
+import { ChoiceField } from './ChoiceField.tsx'
 import type { CardState, ToolSearchCardActions, ToolSearchCardFace } from './card-controller.ts'
 import type { InjectFace, Translate } from './host.ts'
 import { NameList } from './NameList.tsx'
@@ -53,21 +54,18 @@ function CardBody({ t, actions, state }: { t: Translate; actions: ToolSearchCard
   const disabled = !state.writable
   const suggestions = useId()
   const names = state.catalog.response?.tools.map(row => row.name) ?? []
+  const unavailable = state.catalog.response?.searchUnavailable
   return (
     <>
+      {unavailable === undefined ? null : (
+        // The host's own words (they name the package to install); the lists still apply once it is back.
+        <div className="dts-failure" role="alert">
+          <p>{t('searchOff')}<span className="dts-detail">{unavailable}</span></p>
+        </div>
+      )}
       {disabled ? <p className="dts-note" role="status">{t('readOnly')}</p> : null}
       <FailureNotice t={t} state={state} onDismiss={actions.dismissFailure} />
-      {NUMBER_SETTINGS.map(field => (
-        <NumberField
-          key={field}
-          t={t}
-          field={field}
-          stored={section[field]}
-          pending={state.numbersPending[field]}
-          disabled={disabled}
-          onSave={actions.saveNumber}
-        />
-      ))}
+      {SCALAR_SETTINGS.map(field => <ScalarField key={field} t={t} field={field} state={state} disabled={disabled} onSave={actions.saveSetting} />)}
       <div className="dts-lists">
         {(['alwaysVisible', 'neverSearch'] as const).map(field => (
           <NameList
@@ -89,6 +87,21 @@ function CardBody({ t, actions, state }: { t: Translate; actions: ToolSearchCard
       <CatalogTable t={t} state={state} onFilter={actions.setFilter} onPolicy={actions.setPolicy} onRetry={actions.refresh} />
     </>
   )
+}
+
+/** The control of one number or choice field, by the field's kind in the contract. */
+function ScalarField({ t, field, state, disabled, onSave }: {
+  t: Translate
+  field: ScalarKey
+  state: CardState
+  disabled: boolean
+  onSave: ToolSearchCardActions['saveSetting']
+}) {
+  const section = state.section!
+  const pending = state.settingsPending
+  return isChoiceKey(field)
+    ? <ChoiceField t={t} field={field} stored={section[field]} pending={pending[field]} disabled={disabled} onSave={onSave} />
+    : <NumberField t={t} field={field} stored={section[field]} pending={pending[field]} disabled={disabled} onSave={onSave} />
 }
 
 function FailureNotice({ t, state, onDismiss }: { t: Translate; state: CardState; onDismiss: () => void }) {

@@ -6,7 +6,7 @@
  * `useToolSearchCard`) and the actions as plain callbacks.
  */
 
-import type { CatalogResponse, NumberKey } from '../contract.ts'
+import type { CatalogResponse, ScalarKey } from '../contract.ts'
 import type { FetchCatalog } from './catalog-fetch.ts'
 import type { HostObservable, ScopeSnapshot, SettingsScope, ToolSearchSection } from './host.ts'
 import { choiceFor, listsWithChoice, type ListField, type PolicyChoice } from './policy.ts'
@@ -21,8 +21,8 @@ export interface CatalogState {
   readonly error: string | undefined
 }
 
-/** What a write was about: one tool's policy, or one number setting. */
-export type WriteSubject = { readonly tool: string } | { readonly setting: NumberKey }
+/** What a write was about: one tool's policy, or one number or choice setting. */
+export type WriteSubject = { readonly tool: string } | { readonly setting: ScalarKey }
 
 /** The last write that did not happen. */
 export interface SaveFailure {
@@ -38,8 +38,8 @@ export interface CardState {
   readonly section: ToolSearchSection | undefined
   /** Policies being written, by tool, shown in place of the stored ones until they settle. */
   readonly pending: ReadonlyMap<string, PolicyChoice>
-  /** Number settings being written, by field. */
-  readonly numbersPending: Partial<Record<NumberKey, number>>
+  /** Number and choice settings being written, by field. */
+  readonly settingsPending: { readonly [K in ScalarKey]?: ToolSearchSection[K] }
   readonly failure: SaveFailure | undefined
   readonly catalog: CatalogState
 }
@@ -61,7 +61,7 @@ export interface ToolSearchCardActions {
   readonly setPolicy: (tool: string, choice: PolicyChoice) => Promise<WriteOutcome>
   readonly addToList: (field: ListField, tool: string) => Promise<WriteOutcome>
   readonly removeFromList: (field: ListField, tool: string) => Promise<WriteOutcome>
-  readonly saveNumber: (field: NumberKey, value: number) => Promise<WriteOutcome>
+  readonly saveSetting: <K extends ScalarKey>(field: K, value: ToolSearchSection[K]) => Promise<WriteOutcome>
   readonly dismissFailure: () => void
 }
 
@@ -95,7 +95,7 @@ export class ToolSearchCardController {
     this.state = {
       ...fromScope(snapshot),
       pending: new Map(),
-      numbersPending: {},
+      settingsPending: {},
       failure: undefined,
       catalog: { filter: '', status: 'idle', response: undefined, error: undefined },
     }
@@ -113,8 +113,8 @@ export class ToolSearchCardController {
 
   /** The face the card's slot entry injects. */
   inject(): ToolSearchCardFace {
-    const { activate, refresh, setFilter, setPolicy, addToList, removeFromList, saveNumber, dismissFailure } = this
-    return { hooks: { toolSearchCard: this.source }, activate, refresh, setFilter, setPolicy, addToList, removeFromList, saveNumber, dismissFailure }
+    const { activate, refresh, setFilter, setPolicy, addToList, removeFromList, saveSetting, dismissFailure } = this
+    return { hooks: { toolSearchCard: this.source }, activate, refresh, setFilter, setPolicy, addToList, removeFromList, saveSetting, dismissFailure }
   }
 
   /**
@@ -185,11 +185,11 @@ export class ToolSearchCardController {
     return outcome
   }
 
-  readonly saveNumber = async (field: NumberKey, value: number): Promise<WriteOutcome> => {
-    this.update({ numbersPending: { ...this.state.numbersPending, [field]: value } })
+  readonly saveSetting = async <K extends ScalarKey>(field: K, value: ToolSearchSection[K]): Promise<WriteOutcome> => {
+    this.update({ settingsPending: { ...this.state.settingsPending, [field]: value } })
     const outcome = await this.writer.write(() => ({ [field]: value }))
-    const { [field]: _settled, ...numbersPending } = this.state.numbersPending
-    this.update({ numbersPending, failure: this.failureAfter(outcome, { setting: field }) })
+    const { [field]: _settled, ...settingsPending } = this.state.settingsPending
+    this.update({ settingsPending, failure: this.failureAfter(outcome, { setting: field }) })
     return outcome
   }
 

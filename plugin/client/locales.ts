@@ -1,18 +1,23 @@
 /** The card's copy in DSH's two shipped languages; `{name}` placeholders are DSH's template form. */
 
-import type { NumberKey } from '../contract.ts'
+import type { ChoiceKey, ChoiceOf, ScalarKey } from '../contract.ts'
 
 /** The locale namespace the card registers and its slot entry reads through `t`. */
 export const LOCALE_NS = 'settings.toolSearch'
 
-/** What every number setting's control and failure notice read (see NumberField.tsx). */
-type NumberCopy = Record<`${NumberKey}${'Label' | 'Hint' | 'Failed'}`, string>
+/**
+ * What every number and choice setting's control and failure notice read (NumberField.tsx,
+ * ChoiceField.tsx), and the name of each value of a choice.
+ */
+type ScalarCopy = Record<`${ScalarKey}${'Label' | 'Hint' | 'Failed'}`, string>
+  & Record<{ [K in ChoiceKey]: `${K}_${ChoiceOf<K>}` }[ChoiceKey], string>
 
 export const en = {
   title: 'Tool Search',
   description: 'Which tools the model sees up front, and how many tool_search returns',
   loading: 'Loading settings…',
   readOnly: 'These settings can only be changed from the machine running DSH.',
+  searchOff: 'tool_search is off, so the model is offered every tool.',
   saving: 'Saving…',
   save: 'Save',
   numberInvalid: 'Enter a whole number from {min} to {max}.',
@@ -27,6 +32,17 @@ export const en = {
   agentRow: 'Agent {number}',
   agentCounts: '{selected} selected · {prefetched} prefetched',
   agentsMore: 'and {count} more',
+  deferLabel: 'Defer tools',
+  deferHint: 'Always: every tool that is not core or always visible waits for a search. Automatic: only while the deferred tools are large enough for that to pay (the threshold below); under it the model gets every tool and no tool_search. A change applies from the next user message.',
+  defer_always: 'Always',
+  defer_auto: 'Automatic, by catalog size',
+  deferFailed: 'The deferral mode was not saved: {reason}',
+  autoMinTokensLabel: 'Automatic deferral threshold (tokens)',
+  autoMinTokensHint: 'With automatic deferral, tools are deferred only while their schemas add up to more than this many tokens (estimated).',
+  autoMinTokensFailed: 'The threshold was not saved: {reason}',
+  maxSelectedLabel: 'Most tools kept per agent',
+  maxSelectedHint: 'Past this many found tools, the least recently used leave the agent\'s selection at its next message (0: no limit). Calling one or searching for it brings it back.',
+  maxSelectedFailed: 'The limit was not saved: {reason}',
   alwaysLabel: 'Always visible',
   alwaysHint: 'Offered on every request, besides the core tools.',
   neverLabel: 'Never search',
@@ -71,7 +87,7 @@ export const en = {
   reason_unreachable: 'DSH could not be reached.',
   unchanged: 'Nothing was changed; the page shows the settings DSH holds.',
   dismiss: 'Dismiss',
-} as const satisfies NumberCopy & Record<string, string>
+} as const satisfies ScalarCopy & Record<string, string>
 
 export type LocaleKey = keyof typeof en
 
@@ -80,6 +96,7 @@ export const zh: Record<LocaleKey, string> = {
   description: '模型预先能看到哪些工具，以及 tool_search 返回多少个结果',
   loading: '正在加载设置…',
   readOnly: '只能在运行 DSH 的机器上修改这些设置。',
+  searchOff: 'tool_search 已关闭，模型会获得全部工具。',
   saving: '正在保存…',
   save: '保存',
   numberInvalid: '请输入 {min} 到 {max} 之间的整数。',
@@ -94,6 +111,17 @@ export const zh: Record<LocaleKey, string> = {
   agentRow: 'Agent {number}',
   agentCounts: '已选中 {selected} 个 · 预取 {prefetched} 个',
   agentsMore: '另有 {count} 个',
+  deferLabel: '延迟加载工具',
+  deferHint: '始终：除核心工具和始终可见的工具外，其余工具都要先经 tool_search 找到。自动：仅当延迟加载的工具大到值得延迟时才延迟（见下方阈值）；低于阈值时向模型提供全部工具，不提供 tool_search。修改从下一条用户消息起生效。',
+  defer_always: '始终',
+  defer_auto: '自动（按工具规模）',
+  deferFailed: '延迟加载方式未保存：{reason}',
+  autoMinTokensLabel: '自动延迟阈值（token）',
+  autoMinTokensHint: '自动模式下，仅当延迟加载的工具定义合计超过此 token 数（估算）时才延迟加载。',
+  autoMinTokensFailed: '阈值未保存：{reason}',
+  maxSelectedLabel: '每个 Agent 最多保留的工具数',
+  maxSelectedHint: '找到的工具超过此数时，最久未用的工具在该 Agent 的下一条消息时移出选择（0：不限）。调用或再次搜索它即可找回。',
+  maxSelectedFailed: '上限未保存：{reason}',
   alwaysLabel: '始终可见',
   alwaysHint: '除核心工具外，每次请求都会提供。',
   neverLabel: '从不搜索',

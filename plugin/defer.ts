@@ -1,0 +1,81 @@
+/**
+ * The `defer` setting: whether an Agent's requests defer tools, decided when a turn starts and
+ * held until the next one.
+ *
+ * Under `always` they do. Under `auto` they do only while the deferred tools' schemas together
+ * exceed `autoMinTokens` (estimated, see token-estimate.ts): with a prompt cache, a small catalog
+ * offered whole is cheap to send again and again, while every search changes the offered tools
+ * and bills the cached conversation again. Below the threshold every tool is offered and
+ * `tool_search` is not. The decision is taken only at the first step of a turn (a new user
+ * message): a switch within a turn would break the cache once more, and switching deferral on
+ * would hide tools the model was offered a step earlier.
+ */
+
+import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
+import type { RegisteredTools } from './agent-state.ts'
+import type { ToolSearchSettings } from './config.ts'
+import { estimateToolTokens } from './token-estimate.ts'
+import type { VisibilityPolicy } from './visibility.ts'
+
+/** Which tools one step offers. */
+export interface OfferRule {
+  /** Whether the model is offered `name` (always true for `run_code`). */
+  offers(name: string): boolean
+  /** The offered names among `registered`, without `run_code`. */
+  offered(registered: ReadonlySet<string>): string[]
+}
+
+/**
+ * @param policy - the visibility rules in force.
+ * @param selected - the Agent's selection.
+ * @param defers - whether the step defers tools.
+ * @returns the rule: the policy's while deferring; otherwise every registered tool except
+ *   `tool_search` and the neverSearch names, which are never offered.
+ */
+export function offerRule(policy: VisibilityPolicy, selected: ReadonlySet<string>, defers: boolean): OfferRule {
+  if (defers) return { offers: name => policy.offers(name, selected), offered: registered => policy.offered(registered, selected) }
+  const offers = (name: string): boolean => {
+    const standing = policy.standing(name)
+    return name === RUN_CODE_NAME || (standing !== 'search' && standing !== 'never')
+  }
+  return { offers, offered: registered => [...registered].filter(name => name !== RUN_CODE_NAME && offers(name)) }
+}
+
+/** One Agent's deferral: the decision taken for its current turn, and the size it weighed. */
+export class AgentDeferral {
+  private decision: { readonly turn: number | undefined; readonly defers: boolean } | undefined
+  private size: { readonly registered: RegisteredTools; readonly policy: VisibilityPolicy; readonly tokens: number } | undefined
+
+  /** The decision in force; undefined before the Agent's first step. */
+  get current(): boolean | undefined {
+    return this.decision?.defers
+  }
+
+  /**
+   * Whether this step defers tools: the decision of the current turn, taken now if this is the
+   * turn's first step (or the first step since the plugin attached to the Agent).
+   * @param turn - the Agent's current turn (see `AgentState.turn`).
+   * @param settings - the settings in force.
+   * @param registered - the Agent's registered tools at the current generation.
+   * @param policy - the visibility rules in force, which say which tools are deferred.
+   */
+  defers(turn: number | undefined, settings: ToolSearchSettings, registered: RegisteredTools, policy: VisibilityPolicy): boolean {
+    if (this.decision === undefined || this.decision.turn !== turn) {
+      const defers = settings.defer === 'always' || this.deferredTokens(registered, policy) > settings.autoMinTokens
+      this.decision = { turn, defers }
+    }
+    return this.decision.defers
+  }
+
+  /** The estimated tokens of the deferred schemas, counted again only when the registry or the policy changed. */
+  private deferredTokens(registered: RegisteredTools, policy: VisibilityPolicy): number {
+    if (this.size?.registered !== registered || this.size.policy !== policy) {
+      let tokens = 0
+      for (const tool of registered.tools) {
+        if (tool.name !== RUN_CODE_NAME && policy.standing(tool.name) === 'deferred') tokens += estimateToolTokens(tool)
+      }
+      this.size = { registered, policy, tokens }
+    }
+    return this.size.tokens
+  }
+}
