@@ -773,8 +773,9 @@ if (
   }
 }
 
-const { ToolIndex, readCatalog, selectionFromEvents, selectionFromPayload } = nativeBinding
+const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload } = nativeBinding
 export { ToolIndex }
+export { namesTools }
 export { readCatalog }
 export { selectionFromEvents }
 export { selectionFromPayload }
