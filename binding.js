@@ -773,8 +773,9 @@ if (
   }
 }
 
-const { ToolIndex, readCatalog, selectionFromEvents, selectionFromPayload, setModelPath } = nativeBinding
+const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload, setModelPath } = nativeBinding
 export { ToolIndex }
+export { namesTools }
 export { readCatalog }
 export { selectionFromEvents }
 export { selectionFromPayload }

@@ -16,6 +16,24 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  */
 export declare class ToolIndex {
   /**
+   * The indexed tools, leaving out `exclude`, grouped by MCP server (`mcp__<server>__<tool>`)
+   * with each group's most distinctive name words (at most 4), and the rest by name.
+   */
+  outline(options?: SearchOptions | undefined | null): CatalogOutline
+  /**
+   * How strongly `name` matches `query`: its BM25F score for the whole query over the idf of a
+   * word only one tool has, so 1 is a match worth one rare word whatever the catalog's size;
+   * 0 when it matches nothing or is not indexed. The query at most 4,096 characters, the name
+   * 1,024 bytes.
+   */
+  matchStrength(query: string, name: string): number
+  /**
+   * At most `limit` indexed names, leaving out `exclude`, that look most like the query's
+   * words (shared character trigrams), best first, ties by name; names sharing nothing with it
+   * are left out. For a query that matched nothing. The query at most 4,096 characters.
+   */
+  nearest(query: string, limit: number, options?: SearchOptions | undefined | null): Array<string>
+  /**
    * Indexes a JSON array of `{name, description?, parameters?}` (OpenAI function tools and MCP
    * `{name, description, inputSchema}` or `{tools: [...]}` are read too). Duplicate names: the
    * first wins. At most 128 MiB of text. `options.ranking`: 'lexical' for BM25F alone,
@@ -67,6 +85,14 @@ export interface CatalogEntry {
   parameters: string | null
 }
 
+/** The indexed tools in outline. */
+export interface CatalogOutline {
+  /** Largest first, then by name. */
+  groups: Array<OutlineGroup>
+  /** Tools of no group, in catalog order. */
+  ungrouped: Array<string>
+}
+
 /** Why one tool ranks where it does. */
 export interface Explanation {
   name: string
@@ -111,6 +137,22 @@ export interface MissingTerm {
 }
 
 /**
+ * Whether a query names its tools (`select:a,b`) rather than describing them: its results are
+ * what it named, in its order, with no score to judge them by. The query at most 4,096
+ * characters.
+ */
+export declare function namesTools(query: string): boolean
+
+/** One MCP server's deferred tools. */
+export interface OutlineGroup {
+  /** `mcp__<server>`. */
+  name: string
+  tools: number
+  /** The words that set its tool names apart from the rest of the catalog, best first. */
+  words: Array<string>
+}
+
+/**
  * A catalog as the core reads it (the same shapes fromJson accepts): every entry in catalog
  * order, repeated names included, reduced to its name, its description ('' when missing or
  * not a string) and its parameter schema's JSON text exactly as written (null when absent or
@@ -138,10 +180,11 @@ export interface SearchOptions {
 }
 
 /**
- * The names selected by successful `tool_search` results in a session's events (a JSON array of
- * `{type, data}` events), in order of first appearance. At most 128 MiB of text.
+ * The names selected in a session's events (a JSON array of `{type, data}` events): by
+ * successful `tool_search` results, in or out of `run_code`, and by the plugin's selection
+ * records. At most 128 MiB of text.
  */
-export declare function selectionFromEvents(eventsJson: string): Array<string>
+export declare function selectionFromEvents(eventsJson: string): SessionSelection
 
 /**
  * The names one tool_search result payload selects: the same rule replay applies to each
@@ -157,6 +200,17 @@ export interface SemanticExplanation {
   similarity: number
   /** What the similarity adds to the score. */
   part: number
+}
+
+/** What a session's events select. */
+export interface SessionSelection {
+  /**
+   * Every name selected by a successful `tool_search` result or a selection record, in order
+   * of first appearance.
+   */
+  selected: Array<string>
+  /** The names among them that a prefetch record selected first. */
+  prefetched: Array<string>
 }
 
 /**

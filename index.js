@@ -3,7 +3,7 @@
 // the default model of hybrid indexes when it is installed. It is an optional dependency, so a
 // lexical-only install downloads nothing for it and simply ranks lexically.
 import { createRequire } from 'node:module'
-import * as binding from './binding.js'
+import { setModelPath } from './binding.js'
 
 const MODEL_FILE = '@anionex/dsh-tool-search-model/model.bin'
 
@@ -16,6 +16,6 @@ function installedModel() {
   }
 }
 
-binding.setModelPath(installedModel())
+setModelPath(installedModel())
 
-export const { ToolIndex, readCatalog, selectionFromEvents, selectionFromPayload, setModelPath, __napiBindingTarget } = binding
+export * from './binding.js'

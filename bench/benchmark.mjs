@@ -104,7 +104,7 @@ async function measure() {
   const { SPEED_SIZES, speedRow } = await import('./speed/speed.mjs')
   const { memoryRow } = await import('./speed/memory.mjs')
   const loadStart = loadAverage()
-  const { inputs, tokens, eval: quality } = await deterministicPart()
+  const { inputs, tokens, outline, eval: quality } = await deterministicPart()
   const speed = []
   const memory = []
   for (const size of SPEED_SIZES) {
@@ -131,6 +131,7 @@ async function measure() {
     },
     inputs,
     tokens,
+    outline,
     eval: quality,
     speed: { rows: speed },
     memory: { rows: memory },
@@ -143,22 +144,31 @@ async function deterministicPart() {
   // Measuring loads DSH and the native addon; --check and --readme need neither, so they are
   // imported here rather than at the top.
   const { tokenRow } = await import('./tokens/tokens.mjs')
+  const { largeOutlineRows } = await import('./tokens/outline.mjs')
+  const { OUTLINE_BUDGET_TOKENS } = await import('../dist/outline.js')
   const { runEval } = await import('./eval.mjs')
   const measured = []
   for (const catalog of tokenCatalogs()) {
     log(`tokens: ${catalog.label}`)
     measured.push(await tokenRow(catalog))
   }
-  // tool_search's own definition is the same in every row: reported once, beside the rows.
+  // tool_search's own definition, before the catalog outline each catalog appends to it, is the
+  // same in every row: reported once, beside the rows, and the outline on its own.
   const toolSearchSchemaTokens = measured[0]?.withPlugin.toolSearchSchemaTokens
   if (toolSearchSchemaTokens === undefined || measured.some((row) => row.withPlugin.toolSearchSchemaTokens !== toolSearchSchemaTokens)) {
     throw new Error('tool_search was offered with different definitions in different catalogs')
   }
-  const rows = measured.map(({ withPlugin: { toolSearchSchemaTokens: _same, ...withPlugin }, ...row }) => ({ ...row, withPlugin }))
+  const rows = measured.map(({ withPlugin: { toolSearchSchemaTokens: _same, ...withPlugin }, outline: _outline, ...row }) => ({ ...row, withPlugin }))
+  log('outline: the token catalogs and two of 10,000 tools')
+  const outlineRows = [
+    ...measured.map(({ id, label, tools, outline }) => ({ id, label, tools, ...outline })),
+    ...await largeOutlineRows(),
+  ]
   log('eval: BFCL dev set and live check set')
   return {
     inputs: Object.fromEntries(INPUT_FILES.map((file) => [file, sha256(readFileSync(repoPath(file)))])),
     tokens: { toolSearchSchemaTokens, rows },
+    outline: { budget: OUTLINE_BUDGET_TOKENS, rows: outlineRows },
     eval: runEval(),
   }
 }

@@ -33,6 +33,7 @@ import { killAll, onInterrupt, run, runOk, tail } from './lib/processes.mjs'
 import { parseJson } from './lib/observe.mjs'
 import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, packPlugin, peerResolution, platformKey, profileDir, profileOwnDshPackages, rowsLoading } from './lib/profile.mjs'
 import { Checks, summarizeRequests } from './lib/report.mjs'
+import { MCP_SERVER, catalogScenarios, mcpPatch } from './lib/catalog-scenarios.mjs'
 import { scenario } from './lib/scenarios.mjs'
 import { readSession, sessionFiles } from './lib/session-log.mjs'
 
@@ -125,6 +126,12 @@ async function main() {
     log('running native mode with defer: auto')
     record(await runMode('native', deps, { name: 'native-auto', defer: 'auto' }))
   }
+  if (plugin) {
+    for (const mode of modes) {
+      log(`running ${mode} mode: prefetch and discover, with an MCP server`)
+      for (const entry of await catalogRuns(mode, deps)) record(entry)
+    }
+  }
   // Only a plugin whose binary comes in a platform package can arrive without it.
   if (plugin?.native.name) {
     log('running native mode with the plugin installed without its platform package')
@@ -161,6 +168,37 @@ async function runMode(mode, deps, { name = mode, defer } = {}) {
   const run = await driveDsh(name, mode, env, deps, scenario({ mode, withPlugin: Boolean(deps.plugin), defer }), checks)
   const title = defer ? `${mode} mode, defer: ${defer}` : `${mode} mode`
   return runEntry({ name, mode, title, started, installed, run, checks })
+}
+
+/**
+ * The runs about what the model knows before it searches (e2e/lib/catalog-scenarios.mjs), one
+ * after the other in one fresh home: the settings file each asks for, and the GitHub MCP fixture
+ * bridged by DSH's MCP client through one more patch layer. One run entry each.
+ */
+async function catalogRuns(mode, deps) {
+  const home = `catalog-${mode}`
+  const env = freshHome(home)
+  const checks = new Checks()
+  const installed = await installPlugins(home, env, deps, checks)
+  const patch = join(root, `catalog-patch-${mode}.yml`)
+  writeFileSync(patch, readFileSync(deps.hmrPatch, 'utf8') + mcpPatch({
+    node: process.execPath,
+    server: join(REPO, 'bench', 'tokens', 'mcp-replay-server.mjs'),
+    fixture: join(REPO, 'catalogs', 'mcp', `${MCP_SERVER}.json`),
+  }))
+  const settings = join(env.DSH_HOME, 'settings.yaml')
+  const entries = []
+  for (const [index, entry] of catalogScenarios(mode).entries()) {
+    const started = performance.now()
+    const name = `${entry.name}-${mode}`
+    // The profile's own checks go with the first run made in it.
+    const runChecks = index === 0 ? checks : new Checks()
+    if (entry.settings === '') rmSync(settings, { force: true })
+    else writeFileSync(settings, entry.settings)
+    const run = await driveDsh(name, mode, env, { ...deps, hmrPatch: patch }, entry, runChecks)
+    entries.push(runEntry({ name, mode, title: `${mode} mode, ${entry.name}`, started, installed, run, checks: runChecks }))
+  }
+  return entries
 }
 
 /**
@@ -239,12 +277,14 @@ async function driveDsh(name, mode, env, { dsh, hmrPatch }, { model, check }, ch
     await server.close()
   }
 
+  const sessions = sessionFiles(env.DSH_HOME).filter((file) => !before.has(file))
   const observed = {
     dsh: dshRun,
     requests: server.agentRequests,
     failures: server.failures,
     nonce,
     fixtureCalls: existsSync(fixtureLog) ? readFileSync(fixtureLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [],
+    session: sessions.flatMap(readSession),
   }
   try {
     check(observed, checks)
@@ -252,7 +292,7 @@ async function driveDsh(name, mode, env, { dsh, hmrPatch }, { model, check }, ch
     // A harness bug must not hide the run's evidence: report it as a failed check.
     checks.add('the checks evaluated without error', false, { observed: error.stack })
   }
-  return { observed, server, sessions: sessionFiles(env.DSH_HOME).filter((file) => !before.has(file)) }
+  return { observed, server, sessions }
 }
 
 /** A run's report entry; its recorded requests and sessions go to the artifacts. */

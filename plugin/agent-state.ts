@@ -4,7 +4,8 @@
 
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
 import { AgentDeferral } from './defer.ts'
-import type { ToolIndex } from './native.ts'
+import type { CatalogOutline, SessionSelection, ToolIndex } from './native.ts'
+import type { VisibilityPolicy } from './visibility.ts'
 
 /** The tools one Agent's scope registers, as read at one catalog generation. */
 export interface RegisteredTools {
@@ -21,6 +22,18 @@ export interface AgentCatalog {
   readonly index: ToolIndex
 }
 
+/** The outline of an Agent's deferred tools, for one catalog and one set of rules. */
+export interface AgentOutline {
+  readonly key: string
+  readonly policy: VisibilityPolicy
+  readonly data: CatalogOutline
+  /** The text appended to `tool_search`'s description ('' when nothing is deferred). */
+  readonly text: string
+}
+
+/** Where a selection came from: the model's own search, or a prefetch from the user's message. */
+export type SelectionOrigin = 'search' | 'prefetch'
+
 /**
  * One Agent's selection and caches. The selection grows with every search; settings can hide a
  * selected tool (neverSearch) without the Agent forgetting it, and only an eviction under
@@ -28,10 +41,12 @@ export interface AgentCatalog {
  */
 export class AgentState {
   private readonly chosen: Set<string>
+  private readonly fetched: Set<string>
   private readonly evicted: Set<string>
   /** Registered tools, refreshed at the first assembly or search of each generation. */
   registered: RegisteredTools | undefined
   catalog: AgentCatalog | undefined
+  outline: AgentOutline | undefined
   /** Last rendered Code Mode SDK and the inputs it was rendered from. */
   sdk: { readonly key: string; readonly text: string } | undefined
   /** Whether its requests defer tools this turn (the `defer` setting). */
@@ -40,11 +55,13 @@ export class AgentState {
   turn: number | undefined
 
   /**
-   * @param replayed - the selection rebuilt from the Agent's session log.
+   * @param replayed - the selection rebuilt from the Agent's session log, and which of it a
+   *   prefetch selected.
    * @param evicted - the tools an eviction took out of it and nothing has selected since.
    */
-  constructor(replayed: Iterable<string>, evicted: Iterable<string> = []) {
-    this.chosen = new Set(replayed)
+  constructor(replayed: SessionSelection, evicted: Iterable<string> = []) {
+    this.chosen = new Set(replayed.selected)
+    this.fetched = new Set(replayed.prefetched)
     this.evicted = new Set(evicted)
   }
 
@@ -52,22 +69,30 @@ export class AgentState {
     return this.chosen
   }
 
+  /** The selected names that a prefetch selected first. */
+  get prefetched(): ReadonlySet<string> {
+    return this.fetched
+  }
+
   /** Tools an eviction dropped; calling one brings it back. */
   get dropped(): ReadonlySet<string> {
     return this.evicted
   }
 
-  /** Add the names a successful `tool_search` result (or a selection record) selected. */
-  select(names: Iterable<string>): void {
+  /** Add the names a successful `tool_search` result, or a selection record, selected. */
+  select(names: Iterable<string>, origin: SelectionOrigin = 'search'): void {
     for (const name of names) {
-      this.chosen.add(name)
       this.evicted.delete(name)
+      if (this.chosen.has(name)) continue
+      this.chosen.add(name)
+      if (origin === 'prefetch') this.fetched.add(name)
     }
   }
 
   /** Take the names an eviction drops out of the selection. */
   deselect(names: Iterable<string>): void {
     for (const name of names) {
+      this.fetched.delete(name)
       if (this.chosen.delete(name)) this.evicted.add(name)
     }
   }

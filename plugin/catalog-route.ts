@@ -2,7 +2,8 @@
  * The JSON catalog the web settings page reads: `GET /tool-search/catalog[?filter=text]`.
  *
  * It carries only what the page renders (names, one-line descriptions, each tool's standing
- * policy and how many live Agents selected it), never schemas or Agent/session ids, and at most
+ * policy and how many live Agents selected it, and per Agent how many tools its searches and
+ * prefetches selected), never schemas or Agent/session ids, and at most
  * {@link CATALOG_MAX_ROWS} rows, so a catalog of thousands of MCP tools stays a small response;
  * `total` and `truncated` tell the page to ask for a narrower filter.
  */
@@ -10,10 +11,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from '@deepseek-ai/cordis'
 import {
-  CATALOG_DESCRIPTION_CHARS, CATALOG_MAX_FILTER_CHARS, CATALOG_MAX_NAME_CHARS, CATALOG_MAX_ROWS, CATALOG_ROUTE_PATH,
+  CATALOG_DESCRIPTION_CHARS, CATALOG_MAX_AGENTS, CATALOG_MAX_FILTER_CHARS, CATALOG_MAX_NAME_CHARS, CATALOG_MAX_ROWS, CATALOG_ROUTE_PATH,
   type CatalogResponse, type CatalogRow,
 } from './contract.ts'
-import type { ToolSearchView } from './view.ts'
+import type { AgentRow, ToolSearchView } from './view.ts'
 
 /** The structural slices of the DSH services this route uses; neither package is a dependency. */
 interface WebServer {
@@ -73,7 +74,7 @@ async function handleCatalogRequest(ctx: Context, view: ToolSearchView, req: Inc
     return
   }
   const unavailable = view.unavailable()
-  send(res, 200, { ...catalogResponse(rows, view.agents().length, filter), ...unavailable === undefined ? {} : { searchUnavailable: unavailable } })
+  send(res, 200, { ...catalogResponse(rows, view.agents(), filter), ...unavailable === undefined ? {} : { searchUnavailable: unavailable } })
 }
 
 /**
@@ -82,7 +83,7 @@ async function handleCatalogRequest(ctx: Context, view: ToolSearchView, req: Inc
  * @param agents - live Agents.
  * @param filter - case-insensitive text matched against names and descriptions; blank matches all.
  */
-function catalogResponse(rows: readonly CatalogRow[], agents: number, filter: string): CatalogResponse {
+function catalogResponse(rows: readonly CatalogRow[], agents: readonly AgentRow[], filter: string): CatalogResponse {
   const needle = filter.trim().toLowerCase()
   const matching = needle === ''
     ? rows
@@ -92,7 +93,8 @@ function catalogResponse(rows: readonly CatalogRow[], agents: number, filter: st
   const listed = matching.filter(row => row.name.length <= CATALOG_MAX_NAME_CHARS).slice(0, CATALOG_MAX_ROWS)
   return {
     schemaVersion: 1,
-    agents,
+    agents: agents.length,
+    agentSelections: agents.slice(0, CATALOG_MAX_AGENTS).map(({ selected, prefetched }) => ({ selected, prefetched })),
     total: matching.length,
     truncated: listed.length < matching.length,
     tools: listed.map(row => ({

@@ -88,11 +88,24 @@ export interface CatalogRow {
   readonly selectedBy: number
 }
 
+/** Most Agents one catalog response lists by name (`agentSelections`). */
+export const CATALOG_MAX_AGENTS = 50
+
+/** One live Agent's selection (unnamed: the route never carries session ids). */
+export interface AgentSelection {
+  /** Tools its searches and prefetches selected. */
+  readonly selected: number
+  /** Of those, the ones a prefetch selected. */
+  readonly prefetched: number
+}
+
 /** The response body of a successful catalog request. */
 export interface CatalogResponse {
   readonly schemaVersion: 1
   /** Live Agents the plugin tracks (the denominator of `selectedBy`). */
   readonly agents: number
+  /** The first {@link CATALOG_MAX_AGENTS} of them, in attach order. */
+  readonly agentSelections?: readonly AgentSelection[]
   /** Tools matching the filter, before the row cap. */
   readonly total: number
   /** Whether `tools` stops short of `total`. */
@@ -148,6 +161,14 @@ export const SETTINGS = {
     min: MIN_LIMIT,
     max: MAX_LIMIT,
     description: 'Tools returned by one tool_search call when the model does not pass a limit (1-20).',
+  },
+  /** Deferred tools loaded for each user message before the model's first step on it. */
+  prefetch: {
+    kind: 'number',
+    default: 0,
+    min: 0,
+    max: 10,
+    description: 'Deferred tools loaded for each new user message before the model sees it, found with the message as the query (0-10; 0 turns prefetch off).',
   },
   /**
    * How tool_search ranks: `auto` fuses BM25F with the semantic model when the model package is

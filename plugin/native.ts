@@ -13,11 +13,11 @@
 import type * as Core from '../index.js'
 import { describeLoadFailure } from './platform.ts'
 
-export type { SearchHit } from '../index.js'
+export type { CatalogOutline, OutlineGroup, SearchHit, SessionSelection } from '../index.js'
 export type ToolIndex = Core.ToolIndex
 
 /** What the plugin and the command line call in the core. */
-export type NativeCore = Pick<typeof Core, 'ToolIndex' | 'readCatalog' | 'selectionFromEvents' | 'selectionFromPayload'>
+export type NativeCore = Pick<typeof Core, 'ToolIndex' | 'namesTools' | 'readCatalog' | 'selectionFromEvents' | 'selectionFromPayload'>
 
 /** The loaded module, before it is known to be a core this plugin can call. */
 type Loaded = Partial<Record<keyof NativeCore, unknown>>
@@ -54,18 +54,22 @@ export const native: NativeLoad = await loadNative()
  * The core's functions for the modules that call them. Without a core they are stand-ins that
  * throw the load failure's message; the plugin never reaches them then, since it steps aside.
  */
-export const { ToolIndex, readCatalog, selectionFromEvents, selectionFromPayload }: NativeCore = native.core ?? standIns(native.error)
+export const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload }: NativeCore = native.core ?? standIns(native.error)
 
-/** Every function of the core the plugin or the command line calls, by name. */
-function callables({ ToolIndex, readCatalog, selectionFromEvents, selectionFromPayload }: Loaded): Record<string, unknown> {
+/**
+ * Every function of the core the plugin or the command line calls, by name. `namesTools` came with
+ * `ToolIndex`'s `outline`, `nearest` and `matchStrength`: a binary that has it has them.
+ */
+function callables({ ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload }: Loaded): Record<string, unknown> {
   const fromJson = (ToolIndex as { fromJson?: unknown } | null | undefined)?.fromJson
-  return { 'ToolIndex.fromJson': fromJson, readCatalog, selectionFromEvents, selectionFromPayload }
+  return { 'ToolIndex.fromJson': fromJson, namesTools, readCatalog, selectionFromEvents, selectionFromPayload }
 }
 
 function standIns(message: string): NativeCore {
   const unavailable = (): never => { throw new Error(message) }
   return {
     ToolIndex: { fromJson: unavailable } as unknown as NativeCore['ToolIndex'],
+    namesTools: unavailable,
     readCatalog: unavailable,
     selectionFromEvents: unavailable,
     selectionFromPayload: unavailable,

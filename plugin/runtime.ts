@@ -1,21 +1,26 @@
 /**
  * The plugin's live state: the `tool_search` registration, one {@link AgentState} per attached
- * Agent with its two Agent-scoped listeners, the catalog generation and the shared indexes.
+ * Agent with its three Agent-scoped listeners, the catalog generation and the shared indexes.
  */
 
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { ToolSchema } from '@deepseek-ai/dsh-llm'
+import type { ToolSchema, UserMessage } from '@deepseek-ai/dsh-llm'
+import type { JsonValue } from '@deepseek-ai/dsh-session'
 import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
-import { AgentState, type AgentCatalog, type RegisteredTools } from './agent-state.ts'
+import { AgentState, type AgentCatalog, type AgentOutline, type RegisteredTools } from './agent-state.ts'
 import { IndexCache, buildCorpus } from './catalog.ts'
 import { MAX_NAME_BYTES, TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
 import { offerRule } from './defer.ts'
 import { evictLeastRecentlyUsed, recallDropped, replayDropped } from './eviction.ts'
-import type { NativeLoad, SearchHit } from './native.ts'
+import type { NativeLoad } from './native.ts'
+import { describedSearch, renderOutline } from './outline.ts'
+import type { ToolSearchPayload } from './payload.ts'
+import { prefetchFor } from './prefetch.ts'
 import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
+import { answerSearch, type SearchScope } from './search-answer.ts'
 import { replaySelection, resultSelection } from './selection.ts'
 import { codeLanguage, renderOfferedSdk } from './sdk.ts'
 import type { LiveSettings } from './settings.ts'
@@ -108,7 +113,7 @@ export class ToolSearchRuntime {
         }))
         .sort((a, b) => compareNames(a.name, b.name))
     },
-    agents: () => [...this.attached].map(([agent, { state }]) => ({ id: agent.id, selected: state.selected.size })),
+    agents: () => [...this.attached].map(([agent, { state }]) => ({ id: agent.id, selected: state.selected.size, prefetched: state.prefetched.size })),
     unavailable: () => this.unavailable,
   }
 
@@ -134,7 +139,7 @@ export class ToolSearchRuntime {
 
   /**
    * Start tracking an Agent: rebuild its selection from its session log (empty for a new Agent,
-   * the persisted searches for a resumed one, the copied prefix for a fork) and add the two
+   * the persisted searches for a resumed one, the copied prefix for a fork) and add the three
    * Agent-scoped listeners. Never throws: a throwing `agent/created` listener would veto the
    * Agent's publication.
    */
@@ -157,12 +162,17 @@ export class ToolSearchRuntime {
           if (exec.name === TOOL_SEARCH_NAME && !result.isError) state.select(resultSelection(result.content))
           else if (state.dropped.has(exec.name)) this.guarded(agent, 'bring back', () => { recallDropped(agent.session, state, exec.name) })
         }),
-        // A message claimed into a new turn, before the turn's first prompt is assembled: where
-        // the turn's `defer` decision is taken and `maxSelected` evicts.
+        // A message the turn just took from the inbox, inside the open turn and before the step's
+        // prompt is assembled (DSH logs it as a `user/message` only after that). The first of a
+        // new turn is where the turn's `defer` decision is taken and `maxSelected` evicts; every
+        // user message is prefetched for, after the eviction, so it cannot drop what it loads.
         agent.ctx.on('agent/inbox/claimed', ({ agent: claimant, message: claimed, turn }) => {
-          if (claimant !== agent || turn === state.turn) return
-          state.turn = turn
-          this.guarded(agent, 'evict', () => { evictLeastRecentlyUsed(agent.session, state, this.settings.current.maxSelected, claimed.id) })
+          if (claimant !== agent) return
+          if (turn !== state.turn) {
+            state.turn = turn
+            this.guarded(agent, 'evict', () => { evictLeastRecentlyUsed(agent.session, state, this.settings.current.maxSelected, claimed.id) })
+          }
+          this.prefetch(agent, state, claimed)
         }),
       ]
       this.attached.set(agent, { state, detach: () => { for (const dispose of disposers) dispose() } })
@@ -181,12 +191,19 @@ export class ToolSearchRuntime {
   private replay(agent: Agent): AgentState {
     try {
       const events = agent.session.events
-      const selected = replaySelection(events)
-      return new AgentState(selected, replayDropped(events, selected))
+      const replayed = replaySelection(events)
+      return new AgentState(replayed, replayDropped(events, replayed.selected))
     } catch (error) {
       this.ctx.logger.warn(`dsh-tool-search: could not replay the selection of ${agent.id}; starting empty: ${message(error)}`)
-      return new AgentState([])
+      return new AgentState({ selected: [], prefetched: [] })
     }
+  }
+
+  /** Load the best deferred tools for a claimed user message (the `prefetch` setting). */
+  private prefetch(agent: Agent, state: AgentState, claimed: UserMessage): void {
+    const count = this.settings.current.prefetch
+    if (count === 0 || this.unavailable !== undefined) return
+    this.guarded(agent, 'prefetch', () => { state.select(prefetchFor(claimed, count, agent.session, this.scopeFor(agent, state)), 'prefetch') })
   }
 
   /** Run a selection change the Agent's loop waits on; a failure is logged, never thrown into the loop. */
@@ -205,17 +222,48 @@ export class ToolSearchRuntime {
     const sdk = hasSdkSection(assembly)
     const registered = this.registeredFor(agent, state, sdk ? undefined : assembly.tools)
     const rule = offerRule(this.policy, state.selected, state.deferral.defers(state.turn, this.settings.current, registered, this.policy))
-    return filterAssembly(assembly, {
+    const outline = this.outlineFor(state, registered)?.text ?? ''
+    const filtered = filterAssembly(assembly, {
       registered: registered.names,
       offers: name => rule.offers(name),
       sdk: () => {
         const offered = rule.offered(registered.names).sort(compareNames)
         const language = codeLanguage(this.ctx)
-        const key = [registered.generation, language, ...offered].join('\n')
-        if (state.sdk?.key !== key) state.sdk = { key, text: renderOfferedSdk(this.ctx, agent, offered, language) }
+        const key = [registered.generation, language, outline, ...offered].join('\n')
+        if (state.sdk?.key !== key) {
+          const describe = (name: string, description: string): string => (name === TOOL_SEARCH_NAME ? describedSearch(description, outline) : description)
+          state.sdk = { key, text: renderOfferedSdk(this.ctx, agent, offered, language, describe) }
+        }
         return state.sdk.text
       },
     })
+    const tools = filtered.tools.map(tool => (tool.name === TOOL_SEARCH_NAME ? { ...tool, description: describedSearch(tool.description, outline) } : tool))
+    return { ...filtered, tools }
+  }
+
+  /**
+   * The outline of the Agent's deferred tools, computed once per catalog and set of rules: the
+   * searchable tools (neverSearch is out) less the ones offered without a search. It depends on
+   * neither the selection nor the turn's deferral, so the description stays the same from step
+   * to step. Undefined when the catalog cannot be indexed; the description then goes without it.
+   */
+  private outlineFor(state: AgentState, registered: RegisteredTools): AgentOutline | undefined {
+    try {
+      const catalog = this.catalogOf(state, registered)
+      const policy = this.policy
+      if (state.outline?.key === catalog.key && state.outline.policy === policy) return state.outline
+      const data = catalog.index.outline({ exclude: this.standingOffered(registered) })
+      state.outline = { key: catalog.key, policy, data, text: renderOutline(data) }
+      return state.outline
+    } catch (error) {
+      this.warnOnce(`the catalog outline is left out of ${TOOL_SEARCH_NAME}'s description: ${message(error)}`)
+      return undefined
+    }
+  }
+
+  /** The registered tools offered without any search (core, alwaysVisible, tool_search), as an exclude list. */
+  private standingOffered(registered: RegisteredTools): string[] {
+    return this.policy.offered(registered.names, NOTHING_SELECTED).filter(name => Buffer.byteLength(name) <= MAX_NAME_BYTES)
   }
 
   /**
@@ -240,19 +288,36 @@ export class ToolSearchRuntime {
     return registered
   }
 
-  private search({ agent, query, limit }: SearchRequest): SearchHit[] {
+  private search({ agent, query, limit }: SearchRequest): ToolSearchPayload {
     const state = agent === undefined ? undefined : this.attached.get(agent)?.state
+    return answerSearch(query, limit, this.scopeFor(agent, state))
+  }
+
+  /** What a search from `agent` ranks, and what it knows about the catalog. */
+  private scopeFor(agent: Agent | undefined, state: AgentState | undefined): SearchScope {
     const registered = this.registeredFor(agent, state)
+    const catalog = this.catalogOf(state, registered)
+    return {
+      index: catalog.index,
+      // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
+      // name match first even when it is excluded, so asking for an available tool by name
+      // confirms it instead of suggesting it is missing. A name longer than the index takes in an
+      // exclude list (another plugin may register one, and a search may select it) stays out of
+      // the list: it may then come back although offered, which costs a result slot instead of
+      // every search.
+      exclude: offerRule(this.policy, state?.selected ?? NOTHING_SELECTED, state?.deferral.current ?? true).offered(registered.names)
+        .filter(name => Buffer.byteLength(name) <= MAX_NAME_BYTES),
+      parametersOf: name => registered.tools.find(tool => tool.name === name)?.parameters as JsonValue | undefined,
+      outline: () => (state === undefined ? undefined : this.outlineFor(state, registered)?.data)
+        ?? catalog.index.outline({ exclude: this.standingOffered(registered) }),
+    }
+  }
+
+  /** The Agent's index for the current catalog generation, kept on its state. */
+  private catalogOf(state: AgentState | undefined, registered: RegisteredTools): AgentCatalog {
     const catalog = state?.catalog?.generation === registered.generation ? state.catalog : this.catalogFor(registered)
     if (state !== undefined) state.catalog = catalog
-    // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
-    // name match first even when it is excluded, so asking for an available tool by name confirms
-    // it instead of suggesting it is missing. A name longer than the index takes in an exclude
-    // list (another plugin may register one, and a search may select it) stays out of the list:
-    // it may then come back although offered, which costs a result slot instead of every search.
-    const exclude = offerRule(this.policy, state?.selected ?? NOTHING_SELECTED, state?.deferral.current ?? true).offered(registered.names)
-      .filter(name => Buffer.byteLength(name) <= MAX_NAME_BYTES)
-    return catalog.index.search(query, limit, { exclude })
+    return catalog
   }
 
   private catalogFor(registered: RegisteredTools): AgentCatalog {

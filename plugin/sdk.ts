@@ -31,11 +31,19 @@ export function codeLanguage(ctx: Context): string | undefined {
  * @param agent - the Agent whose scope resolves each tool.
  * @param offered - offered tool names, without `run_code`.
  * @param language - from {@link codeLanguage}.
+ * @param describe - the description the SDK gives a tool, from its registered one (the catalog
+ *   outline joins `tool_search`'s here, as it does the native definition).
  * @returns the section text.
  * @throws when no renderer matches the runtime: an unfiltered SDK would silently offer every
  *   deferred tool, so the assembly fails with a clear message instead.
  */
-export function renderOfferedSdk(ctx: Context, agent: Agent, offered: readonly string[], language: string | undefined): string {
+export function renderOfferedSdk(
+  ctx: Context,
+  agent: Agent,
+  offered: readonly string[],
+  language: string | undefined,
+  describe: (name: string, description: string) => string = (_name, description) => description,
+): string {
   const render = language === undefined || !Object.hasOwn(RENDERERS, language) ? undefined : RENDERERS[language]
   if (render === undefined) {
     throw new Error(`dsh-tool-search: cannot filter the ${SDK_SECTION_NAME} prompt section for code runtime language `
@@ -46,7 +54,7 @@ export function renderOfferedSdk(ctx: Context, agent: Agent, offered: readonly s
   for (const name of offered) {
     const tool = ctx.tools.get(name, agent)
     if (tool === undefined) continue
-    schemas.push({ name, description: tool.description, parameters: tool.parameters, output: tool.output.schema })
+    schemas.push({ name, description: describe(name, tool.description), parameters: tool.parameters, output: tool.output.schema })
   }
   return render(schemas)
 }

@@ -2,11 +2,15 @@
  * Selection records: a change of an Agent's selection that the model did not make with its own
  * `tool_search` call, written into its session so that resume and fork replay it exactly.
  *
- * The mechanism is the one issue 15's prefetch records use (/work/wt/selection-records.md): a
- * `tool/code-dispatch` event of `tool_search` whose content is a `tool_search` payload. DSH loads,
- * persists and forks that event type, keeps it out of the model's history, and the native replay
- * already reads it with the rule it applies to every search result. The ids are rooted at
- * `dsh-tool-search:<kind>:<key>`, with no `run_code` call around them.
+ * A record is a `tool/code-dispatch` event of `tool_search` whose content is a `tool_search`
+ * payload. DSH refuses to load a log holding an event type it does not know (and a plugin cannot
+ * mark one ignorable), so the record borrows the one known type whose meaning fits, "a
+ * tool_search ran outside the model's own calls and returned this": it is log-only (never in the
+ * model's history), DSH's tools invariant asks only for non-empty ids and an open turn, its UIs
+ * show a dispatch only under the `run_code` call it names (there is none, so nothing is drawn),
+ * and replay already reads it with the rule every search result goes through (src/replay.rs).
+ * The ids are rooted at `dsh-tool-search:<kind>:<key>`: `prefetch` (prefetch.ts), `evict`
+ * (eviction.ts).
  */
 
 import type { Session } from '@deepseek-ai/dsh-session'

@@ -5,7 +5,7 @@
 
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import { TOOL_SEARCH_NAME } from './contract.ts'
-import { selectionFromEvents, selectionFromPayload } from './native.ts'
+import { selectionFromEvents, selectionFromPayload, type SessionSelection } from './native.ts'
 
 /**
  * The names one successful result selects: each text block of its content (what the log keeps,
@@ -19,17 +19,18 @@ export function resultSelection(content: readonly ContentBlock[]): string[] {
 }
 
 /**
- * The names a session's successful `tool_search` results selected, in first-seen order.
+ * The names a session's successful `tool_search` results and selection records (prefetches, see
+ * selection-record.ts) selected, in first-seen order, and which of them a prefetch selected.
  *
  * Only the events replay reads cross to the native side: every `tool/call` cut to its call id
- * and tool name (a later call may reuse an id, and then it decides), search dispatches from
- * `run_code`, and results answering an id a search call used. A long session's other events,
+ * and tool name (a later call may reuse an id, and then it decides), search dispatches (from
+ * `run_code`, and the plugin's own records), and results answering an id a search call used. A long session's other events,
  * file contents and command output, are megabytes that never select anything; serializing them
  * all could exceed what one JavaScript string holds and lose the whole selection.
  * @param events - the session's events as DSH loaded them, possibly hand-edited.
- * @returns the selected names.
+ * @returns the selection.
  */
-export function replaySelection(events: readonly unknown[]): string[] {
+export function replaySelection(events: readonly unknown[]): SessionSelection {
   const searchCalls = new Set<unknown>()
   const relevant: unknown[] = []
   for (const event of events) {

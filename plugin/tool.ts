@@ -1,14 +1,13 @@
 /**
  * The `tool_search` tool definition: argument checks, the canonical payload, the content
- * finalizer and the call card. Ranking and selection live elsewhere; this file only turns a call
- * into a {@link SearchRequest} and a ranked list into the payload.
+ * finalizer and the call card. Ranking, the answer's shape and selection live elsewhere; this
+ * file only turns a call into a {@link SearchRequest} and its answer into the tool's value.
  */
 
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { MAX_LIMIT, MAX_QUERY_CHARS, MIN_LIMIT, TOOL_SEARCH_NAME } from './contract.ts'
-import type { SearchHit } from './native.ts'
-import { PAYLOAD_SCHEMA, PAYLOAD_SCHEMA_VERSION, payloadContent, type ToolSearchPayload } from './payload.ts'
+import { PAYLOAD_SCHEMA, payloadContent, type ToolSearchPayload } from './payload.ts'
 
 /** One validated search. */
 export interface SearchRequest {
@@ -20,24 +19,28 @@ export interface SearchRequest {
   readonly limit: number
 }
 
-const DESCRIPTION = 'Find tools that are installed but not loaded yet. Only a small set of tools is '
+/** The description as registered; the model reads it with the catalog outline appended (outline.ts). */
+export const DESCRIPTION = 'Find tools that are installed but not loaded yet. Only a small set of tools is '
   + 'offered up front; many more (MCP servers, integrations, less common built-ins) are deferred to '
   + 'keep requests small. Describe the capability you need in a few keywords (for example '
   + '"create github issue" or "query postgres"), or pass a tool\'s exact name. Each match comes back '
   + 'with its name, a short description and a relevance score; the full definitions of the '
   + 'returned tools are added from your next step on, and you call them by name like any other tool. '
+  + 'Query forms: "select:name_a,name_b" loads exactly those tools; "+word" requires the word in every '
+  + 'match ("+github issue"); "discover:<query>" shows the matches with their full parameter schemas '
+  + 'and loads none. When nothing matches well nothing is loaded, and the result says what to try next. '
   + 'Tools you can already call are left out of the matches unless you ask for one by exact name.'
 
 /**
  * Build the definition for the current default limit. The limit's description states that
  * default, so the plugin registers a fresh definition whenever the setting changes.
  * @param defaultLimit - results returned when the call omits `limit`.
- * @param search - ranks the corpus for one validated request (throws a clear `Error` when it cannot).
+ * @param search - answers one validated request (throws a clear `Error` when it cannot).
  * @returns the registry-ready definition.
  */
 export function createToolSearchTool(
   defaultLimit: number,
-  search: (request: SearchRequest) => readonly SearchHit[],
+  search: (request: SearchRequest) => ToolSearchPayload,
 ): ToolDefinition {
   return defineTool({
     name: TOOL_SEARCH_NAME,
@@ -63,8 +66,7 @@ export function createToolSearchTool(
     execute(args, exec) {
       const query = checkQuery(args.query)
       const limit = checkLimit(args.limit ?? defaultLimit)
-      const tools = search({ agent: exec.agent, query, limit })
-      return Promise.resolve({ schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: [...tools] })
+      return Promise.resolve(search({ agent: exec.agent, query, limit }))
     },
     // The registry calls this after `tools/post-execute`, right before the result is frozen and
     // logged: whatever a policy listener did to the content, the durable copy is the canonical

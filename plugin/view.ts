@@ -11,8 +11,10 @@ import type { CatalogRow } from './contract.ts'
 /** One attached Agent. */
 export interface AgentRow {
   readonly id: SessionId
-  /** Tools this Agent has found with tool_search so far (hidden ones included). */
+  /** Tools this Agent has found with tool_search or prefetch so far (hidden ones included). */
   readonly selected: number
+  /** Of those, the ones a prefetch found first. */
+  readonly prefetched: number
 }
 
 export interface ToolSearchView {

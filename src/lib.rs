@@ -21,6 +21,7 @@
 //! and the tuning example (`examples/tuning.rs`) use.
 
 mod analysis;
+mod hints;
 mod index;
 mod input;
 mod limits;
@@ -50,8 +51,10 @@ pub use limits::{
     check_exclusions, check_query, check_query_units, result_count, TextLimit, CATALOG_TEXT, EVENTS_TEXT, MAX_CATALOG_BYTES,
     MAX_EVENTS_BYTES, MAX_NAME_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS, MODEL_PATH, PAYLOAD_TEXT, TOOL_NAME,
 };
+// What the model is told about the catalog besides ranked hits.
+pub use hints::{match_strength, nearest, outline, Group, Outline};
 // Selections rebuilt from session events.
-pub use replay::{selection_from_events, selection_from_payload, ReplayError, SEARCH_TOOL};
+pub use replay::{selection_from_events, selection_from_payload, ReplayError, Selection, SEARCH_TOOL};
 // Searching an index: hits, query forms, explanations.
 pub use search::{requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, SemanticPart, TermMatch};
 // The semantic model a hybrid index embeds tools and queries with.

@@ -9,12 +9,16 @@
 //!   isError, content}` event (the call id is `<parent>:code:<n>`).
 //!
 //! The plugin writes its own selection changes in the second shape, with a `rootCallId` of
-//! `dsh-tool-search:<kind>:<key>` and no `run_code` around it. An eviction (`maxSelected`) is
-//! such a record whose payload lists the names it drops under `deselect` and selects nothing,
-//! so a reader that predates the rule sees an empty result.
+//! `dsh-tool-search:<kind>:<key>` and no `run_code` around it: the one event type a log can carry
+//! that DSH persists, keeps out of the model's history and replays into a fork (see
+//! `selection-record.ts` in the plugin). A prefetch (`dsh-tool-search:prefetch:`) selects what its
+//! payload lists, like a search. An eviction (`maxSelected`) is such a record whose payload lists
+//! the names it drops under `deselect` and selects nothing, so a reader that predates the rule sees
+//! an empty result.
 //!
-//! Anything else is skipped: failed results, text that is not the `schemaVersion: 1` payload,
-//! results whose call is missing (a truncated log), and events of other shapes.
+//! Anything else is skipped: failed results, text that is not the `schemaVersion: 1` payload, a
+//! `discover` payload (it shows tools without loading them), results whose call is missing (a
+//! truncated log), and events of other shapes.
 
 use std::collections::{HashMap, HashSet};
 
@@ -25,6 +29,18 @@ use crate::limits::EVENTS_TEXT;
 pub const SEARCH_TOOL: &str = "tool_search";
 /// The payload version this replay understands.
 const SCHEMA_VERSION: f64 = 1.0;
+/// How the `rootCallId` of a prefetch record begins: the plugin found these tools for a user's
+/// message before the model asked.
+pub const PREFETCH_ROOT: &str = "dsh-tool-search:prefetch:";
+
+/// What a session's events select.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// Every selected name, in order of first appearance.
+    pub selected: Vec<String>,
+    /// The names among them that a prefetch record selected first.
+    pub prefetched: Vec<String>,
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReplayError {
@@ -44,10 +60,10 @@ impl std::fmt::Display for ReplayError {
     }
 }
 
-/// Names selected by the successful `tool_search` results in `events_json` and not deselected
-/// since, in order of the selection that holds (a name evicted and found again counts from
-/// where it was found again).
-pub fn selection_from_events(events_json: &str) -> Result<Vec<String>, ReplayError> {
+/// Names selected by the successful `tool_search` results and selection records in
+/// `events_json` and not deselected since, in order of the selection that holds (a name evicted
+/// and found again counts from where it was found again), and which of them a prefetch selected.
+pub fn selection_from_events(events_json: &str) -> Result<Selection, ReplayError> {
     EVENTS_TEXT.check_bytes(events_json.len()).map_err(|_| ReplayError::TooLarge(events_json.len()))?;
     let json = Json::parse(events_json).map_err(ReplayError::Json)?;
     let events = json.items(json.root()).ok_or(ReplayError::NotAList(json.kind(json.root())))?;
@@ -56,15 +72,25 @@ pub fn selection_from_events(events_json: &str) -> Result<Vec<String>, ReplayErr
         replay.event(event);
     }
     let Replay { selected, live, .. } = replay;
-    Ok(selected.into_iter().enumerate().filter(|(i, name)| live.get(name) == Some(i)).map(|(_, name)| name).collect())
+    let mut selection = Selection::default();
+    for (i, (name, prefetched)) in selected.into_iter().enumerate() {
+        if live.get(&name) == Some(&i) {
+            if prefetched {
+                selection.prefetched.push(name.clone());
+            }
+            selection.selected.push(name);
+        }
+    }
+    Ok(selection)
 }
 
 struct Replay<'a> {
     json: &'a Json<'a>,
     /// Call id to tool name, from `tool/call` events.
     calls: HashMap<&'a str, &'a str>,
-    /// Every selection in order; an entry holds while `live` points at it.
-    selected: Vec<String>,
+    /// Every selection in order, with whether a prefetch record made it; an entry holds while
+    /// `live` points at it.
+    selected: Vec<(String, bool)>,
     /// Each selected name and the entry of `selected` that selects it, so a deselection costs
     /// the same whatever the size of the selection.
     live: HashMap<String, usize>,
@@ -82,7 +108,8 @@ impl<'a> Replay<'a> {
             }
             Some("tool/result") => self.tool_result(data),
             Some("tool/code-dispatch") if json.get_str(data, "name") == Some(SEARCH_TOOL) && is_false(json, data, "isError") => {
-                self.content(data);
+                let prefetch = json.get_str(data, "rootCallId").is_some_and(|id| id.starts_with(PREFETCH_ROOT));
+                self.content(data, prefetch);
             }
             _ => {}
         }
@@ -100,30 +127,30 @@ impl<'a> Replay<'a> {
             let is_search = call.and_then(|id| self.calls.get(id)) == Some(&SEARCH_TOOL);
             let failed = json.get(block, "isError").is_some_and(|v| !matches!(json.node(v), Node::Bool(false)));
             if json.get_str(block, "type") == Some("tool-result") && is_search && !failed {
-                self.content(block);
+                self.content(block, false);
             }
         }
     }
 
-    /// Reads every text part of a result's `content`.
-    fn content(&mut self, holder: NodeId) {
+    /// Reads every text part of a result's `content`; `prefetch` when a prefetch record holds it.
+    fn content(&mut self, holder: NodeId, prefetch: bool) {
         let json = self.json;
         let Some(parts) = json.get(holder, "content").and_then(|c| json.items(c)) else { return };
         for &part in parts {
             if json.get_str(part, "type") == Some("text") {
                 if let Some(text) = json.get_str(part, "text") {
-                    self.payload(text);
+                    self.payload(text, prefetch);
                 }
             }
         }
     }
 
     /// Adds the names a result text selects to the selection, and takes out those it deselects.
-    fn payload(&mut self, text: &str) {
+    fn payload(&mut self, text: &str, prefetch: bool) {
         for name in selection_from_payload(text) {
             if !self.live.contains_key(&name) {
                 self.live.insert(name.clone(), self.selected.len());
-                self.selected.push(name);
+                self.selected.push((name, prefetch));
             }
         }
         for name in deselection_from_payload(text) {
@@ -134,15 +161,17 @@ impl<'a> Replay<'a> {
 
 /// The names one `tool_search` result payload selects, in order, each once (its first
 /// occurrence): the `name` strings, non-empty, of its `tools`, when the text is a JSON object
-/// with `schemaVersion` 1 and a `tools` array. Any other text selects nothing. Replay applies it
-/// to every persisted result, and the plugin's live commit calls it too, so a resumed Agent
-/// selects exactly what the live one did.
+/// with `schemaVersion` 1 and a `tools` array, and is not marked `"discover": true` (a
+/// `discover:` search shows tools with their schemas and loads none). Any other text selects
+/// nothing. Replay applies it to every persisted result, and the plugin's live commit calls it
+/// too, so a resumed Agent selects exactly what the live one did.
 pub fn selection_from_payload(text: &str) -> Vec<String> {
     let Ok(payload) = Json::parse(text) else { return Vec::new() };
     let root = payload.root();
     let version_ok = payload.get(root, "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(SCHEMA_VERSION));
+    let discover = payload.get(root, "discover").map(|v| payload.node(v)) == Some(&Node::Bool(true));
     let tools = payload.get(root, "tools").and_then(|t| payload.items(t));
-    let Some(tools) = tools.filter(|_| version_ok) else { return Vec::new() };
+    let Some(tools) = tools.filter(|_| version_ok && !discover) else { return Vec::new() };
     let mut seen = HashSet::new();
     let mut names = Vec::new();
     for &tool in tools {
@@ -222,8 +251,17 @@ mod tests {
         out
     }
 
-    fn replay(events: &[String]) -> Vec<String> {
+    fn replay_all(events: &[String]) -> Selection {
         selection_from_events(&format!("[{}]", events.join(","))).unwrap()
+    }
+
+    fn replay(events: &[String]) -> Vec<String> {
+        replay_all(events).selected
+    }
+
+    fn prefetch(key: &str, text: &str) -> String {
+        let root = format!("{PREFETCH_ROOT}{key}");
+        dispatch(SEARCH_TOOL, false, text).replace(r#""rootCallId":"r","parentCallId":"p","subCallId":"p:code:1""#, &format!(r#""rootCallId":"{root}","parentCallId":"{root}","subCallId":"{root}:1""#))
     }
 
     #[test]
@@ -304,6 +342,17 @@ mod tests {
     }
 
     #[test]
+    fn a_prefetched_name_evicted_and_found_again_by_a_search_counts_as_searched() {
+        let events = [
+            prefetch("m1", &payload(&["a", "b"])),
+            dispatch(SEARCH_TOOL, false, &eviction(&["a"])),
+            call("c1", SEARCH_TOOL),
+            result("c1", &payload(&["a"])),
+        ];
+        assert_eq!(replay_all(&events), Selection { selected: vec!["b".into(), "a".into()], prefetched: vec!["b".into()] });
+    }
+
+    #[test]
     fn a_payload_deselects_the_non_empty_strings_of_its_deselect_list_only() {
         assert_eq!(deselection_from_payload(&eviction(&["a", "", "b"])), ["a", "b"]);
         assert_eq!(deselection_from_payload(r#"{"schemaVersion":1,"deselect":["a",7,null,{"name":"b"}]}"#), ["a"]);
@@ -316,6 +365,34 @@ mod tests {
             assert!(deselection_from_payload(&text).is_empty(), "{text}");
         }
         assert!(selection_from_payload(&eviction(&["a"])).is_empty(), "an eviction selects nothing");
+    }
+
+    #[test]
+    fn prefetch_records_select_and_are_told_apart_by_their_root() {
+        let events = [
+            call("c1", SEARCH_TOOL),
+            result("c1", &payload(&["searched"])),
+            prefetch("m1", &payload(&["searched", "fetched"])),
+            dispatch(SEARCH_TOOL, false, &payload(&["from_code"])),
+            prefetch("m2", &payload(&["from_code", "fetched", "later"])),
+            prefetch("m3", &payload(&["failed"])).replace(r#""isError":false"#, r#""isError":true"#),
+        ];
+        let selection = replay_all(&events);
+        assert_eq!(selection.selected, ["searched", "fetched", "from_code", "later"]);
+        assert_eq!(selection.prefetched, ["fetched", "later"], "only the names a prefetch selected first");
+    }
+
+    #[test]
+    fn a_discover_payload_selects_nothing_live_or_on_replay() {
+        let discover = payload(&["shown"]).replace(r#""query":"q","#, r#""query":"q","discover":true,"#);
+        assert!(selection_from_payload(&discover).is_empty());
+        let events = [call("c1", SEARCH_TOOL), result("c1", &discover), dispatch(SEARCH_TOOL, false, &discover), prefetch("m", &discover)];
+        assert_eq!(replay_all(&events), Selection::default());
+        // Only a literal `true` marks it; anything else is an ordinary payload.
+        for marker in ["false", "1", r#""true""#, "null"] {
+            let text = payload(&["kept"]).replace(r#""query":"q","#, &format!(r#""query":"q","discover":{marker},"#));
+            assert_eq!(selection_from_payload(&text), ["kept"], "{marker}");
+        }
     }
 
     #[test]
@@ -382,6 +459,6 @@ mod tests {
             "session events must be a JSON array, got an object"
         );
         assert!(selection_from_events("[").unwrap_err().to_string().starts_with("session events are not valid JSON: "));
-        assert!(selection_from_events("[]").unwrap().is_empty());
+        assert_eq!(selection_from_events("[]").unwrap(), Selection::default());
     }
 }

@@ -79,7 +79,7 @@ describe('hostile input to the native core', () => {
     const deep = ToolIndex.fromJson(`[{"name":"t","parameters":${'{"items":'.repeat(depth)}{}${'}'.repeat(depth)}}]`)
     expect(deep.size).toBe(1)
     expect(deep.warnings).toEqual(['the schema of "t" nests deeper than 32 levels; its text below that depth is not searchable'])
-    expect(selectionFromEvents(`[${'['.repeat(depth)}${']'.repeat(depth)}]`)).toEqual([])
+    expect(selectionFromEvents(`[${'['.repeat(depth)}${']'.repeat(depth)}]`).selected).toEqual([])
   })
 
   it('too many tools: the first 100,000 are indexed and a warning says how many were not', () => {
@@ -96,7 +96,7 @@ describe('hostile input to the native core', () => {
     expect(odd.names()).toEqual(['a\uFFFDb', '\uFFFD'])
     expect(names(odd.search('\uD800 weather', 5))).toEqual(['a\uFFFDb'])
     expect(names(odd.search('\uDC00', 5))).toEqual(['\uFFFD'])
-    expect(selectionFromEvents(JSON.stringify([call('c1', 'tool_search'), result('c1', searchPayload('s\uD800'))]))).toEqual(['s\uFFFD'])
+    expect(selectionFromEvents(JSON.stringify([call('c1', 'tool_search'), result('c1', searchPayload('s\uD800'))])).selected).toEqual(['s\uFFFD'])
   })
 
   it('control characters: text like any other', () => {
@@ -184,7 +184,7 @@ describe('hostile input to the native core', () => {
       call('c3', 'tool_search'), call('c3', 'bash'), result('c3', good),
       { type: 'tool/result', data: { message: null } }, { type: 'tool/call', data: [] }, 'tool/result', null, 7, [],
     ]
-    expect(selectionFromEvents(JSON.stringify(events))).toEqual([])
-    expect(selectionFromEvents(JSON.stringify([...events, call('c4', 'tool_search'), result('c4', good)]))).toEqual(['good'])
+    expect(selectionFromEvents(JSON.stringify(events)).selected).toEqual([])
+    expect(selectionFromEvents(JSON.stringify([...events, call('c4', 'tool_search'), result('c4', good)])).selected).toEqual(['good'])
   })
 })

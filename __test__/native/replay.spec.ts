@@ -13,7 +13,7 @@ const dispatch = (name: string, isError: boolean, text: string) => ({
   type: 'tool/code-dispatch', seq: 3, time: 0,
   data: { rootCallId: 'r', parentCallId: 'r', subCallId: 'r:code:1', name, arguments: {}, isError, content: [{ type: 'text', text }] },
 })
-const replay = (events: unknown[]) => selectionFromEvents(JSON.stringify(events))
+const replay = (events: unknown[]) => selectionFromEvents(JSON.stringify(events)).selected
 
 describe('selectionFromEvents', () => {
   it('collects successful searches, native and inside run_code, in first-seen order', () => {
@@ -40,7 +40,7 @@ describe('selectionFromEvents', () => {
   it('rejects text that is not an event list, with a clear message', () => {
     expect(() => selectionFromEvents('{"type": "tool/call"}')).toThrow('session events must be a JSON array, got an object')
     expect(() => selectionFromEvents('[{"type"')).toThrow(/^session events are not valid JSON: /)
-    expect(selectionFromEvents('[]')).toEqual([])
+    expect(selectionFromEvents('[]')).toEqual({ selected: [], prefetched: [] })
   })
 })
 

@@ -200,7 +200,9 @@ return errors`
       toolCall('c2', 'tool_search', { query: 'value49999' }),
       toolCall('c3', 'tool_search', { query: 'description' }),
       reply('ok'))
-    expect(foundNames(loggedResult(agent, 'c1'))[0]).toBe('mcp__big__essay')
+    // Two words among 800,000 are a weak match: shown as a candidate rather than loaded.
+    const essay = JSON.parse(loggedResult(agent, 'c1').text) as { tools: { name: string }[]; candidates?: { name: string }[] }
+    expect([...essay.tools, ...essay.candidates ?? []][0]?.name).toBe('mcp__big__essay')
     expect(foundNames(loggedResult(agent, 'c2'))[0]).toBe('mcp__big__enum')
     expect(loggedResult(agent, 'c3').isError).toBe(false)
   })

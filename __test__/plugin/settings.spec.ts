@@ -41,6 +41,14 @@ describe('settings normalization', () => {
     expect(() => normalizeSettings({ defaultLimit: 2.5 })).toThrow(/defaultLimit must be a whole number from 1 to 20/)
   })
 
+  it('fills prefetch with 0 (off) and rejects one outside 0-10, in the schema and without it', () => {
+    expect(Config({})).toMatchObject({ prefetch: 0 })
+    expect(Config({ prefetch: 10 })).toMatchObject({ prefetch: 10 })
+    expect(() => Config({ prefetch: 11 })).toThrow()
+    expect(() => Config({ prefetch: -1 })).toThrow()
+    expect(() => normalizeSettings({ prefetch: 1.5 })).toThrow(/prefetch must be a whole number from 0 to 10/)
+  })
+
   it('takes defer from its choices only, and autoMinTokens as a whole number of tokens', () => {
     expect(Config({})).toMatchObject({ defer: 'always', autoMinTokens: 70_000 })
     expect(Config({ defer: 'auto', autoMinTokens: 0 })).toMatchObject({ defer: 'auto', autoMinTokens: 0 })
@@ -134,14 +142,14 @@ describe('live settings', () => {
     harness = await createHarness({ settings: true })
     const h = harness
     const { agent } = await h.agent('a')
-    await h.run(agent, 'tools?', toolCall('c1', 'tool_search', { query: 'mcp' }), reply('ok'))
+    await h.run(agent, 'tools?', toolCall('c1', 'tool_search', { query: 'mcp weather github postgres mail' }), reply('ok'))
     expect(limitDescription(h.model.requests[0]?.tools)).toContain('Default: 5.')
     expect(foundNames(loggedResult(agent, 'c1'))).toHaveLength(4)
 
     await changeSettings(h, { defaultLimit: 2 })
     // A fresh Agent: the first one can already call every mcp tool, so it would get no new ones.
     const { agent: other } = await h.agent('b')
-    await h.run(other, 'tools?', toolCall('c1', 'tool_search', { query: 'mcp' }), reply('ok'))
+    await h.run(other, 'tools?', toolCall('c1', 'tool_search', { query: 'mcp weather github postgres mail' }), reply('ok'))
     expect(limitDescription(h.model.requests[2]?.tools)).toContain('Default: 2.')
     expect(foundNames(loggedResult(other, 'c1'))).toHaveLength(2)
   })

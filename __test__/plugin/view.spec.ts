@@ -27,6 +27,6 @@ describe('ctx.toolSearch, the read-only view for the web settings page', () => {
     const { agent: a } = await harness.agent('a')
     await harness.agent('b')
     await harness.run(a, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast github issue', limit: 2 }), reply('ok'))
-    expect(view.agents()).toEqual([{ id: 'a', selected: 2 }, { id: 'b', selected: 0 }])
+    expect(view.agents()).toEqual([{ id: 'a', selected: 2, prefetched: 0 }, { id: 'b', selected: 0, prefetched: 0 }])
   })
 })

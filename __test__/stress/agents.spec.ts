@@ -356,7 +356,7 @@ describe('50 Agents under registry and settings churn', () => {
       for (const request of seen.requests) checkRequest(seen, request)
       for (const { agent } of handles) {
         // Live and replayed selections agree, under churn as in a quiet session.
-        expect(selectionFromEvents(JSON.stringify(agent.session.events))).toEqual([...(seen.committed.get(agent.id)?.keys() ?? [])])
+        expect(selectionFromEvents(JSON.stringify(agent.session.events)).selected).toEqual([...(seen.committed.get(agent.id)?.keys() ?? [])])
       }
       expect(h.ctx.toolSearch.agents().map(row => row.selected)).toEqual(handles.map(({ agent }) => seen.committed.get(agent.id)?.size ?? 0))
       indexesWithAgents.push(liveIndexes(gc))

@@ -15,10 +15,15 @@ import WorkerThreadCodeRuntime from '@deepseek-ai/dsh-code-runtime-worker-thread
 import LlmRuntime, { createUserMessage } from '@deepseek-ai/dsh-llm'
 import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
+import * as AgentLoopInvariant from '@deepseek-ai/dsh-agent-loop/invariant'
+import * as AgentInvariant from '@deepseek-ai/dsh-agent/invariant'
+import InvariantRegistry from '@deepseek-ai/dsh-invariants'
+import * as SessionInvariant from '@deepseek-ai/dsh-session/invariant'
 import FileSettingsProvider from '@deepseek-ai/dsh-settings-file'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import * as ToolTodo from '@deepseek-ai/dsh-tool-todo'
 import ToolRuntime, { type ToolPresentationMode } from '@deepseek-ai/dsh-tools'
+import * as ToolsInvariant from '@deepseek-ai/dsh-tools/invariant'
 import * as ToolSearch from '../../plugin/index.ts'
 import type { Config } from '../../plugin/config.ts'
 import type { NativeLoad } from '../../plugin/native.ts'
@@ -42,6 +47,11 @@ export interface HarnessOptions {
   readonly persistenceCompression?: 'zstd' | 'none'
   /** Fixture tools to register before the plugin loads (default: core + deferred fixtures). */
   readonly tools?: readonly FixtureTool[]
+  /**
+   * Mount DSH's invariant service with the companions of the session log, the Agent, the loop
+   * and the tool pipeline: a violated invariant then fails the turn.
+   */
+  readonly invariants?: boolean
 }
 
 export interface Harness {
@@ -84,6 +94,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 
   await ctx.plugin(LlmRuntime)
   await ctx.plugin(SessionStore)
+  if (options.invariants === true) {
+    await ctx.plugin(InvariantRegistry, { enabled: true })
+    for (const companion of [SessionInvariant, AgentInvariant, AgentLoopInvariant, ToolsInvariant]) await ctx.plugin(companion)
+  }
   await ctx.plugin(SystemPrompt, { persona: '' })
   await ctx.plugin(ToolRuntime, { mode: options.mode ?? 'native' })
   await ctx.plugin(AgentRegistry)

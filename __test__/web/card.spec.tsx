@@ -222,6 +222,27 @@ describe('the Tool Search card', () => {
     expect(JSON.stringify(search?.parameters)).toContain('Default: 7.')
   })
 
+  it('saves the prefetch count, and lists per live Agent the tools it selected and those prefetched', async () => {
+    const { h } = await mount({ pollMs: 50 })
+    await open()
+    const input = screen.getByRole('textbox', { name: 'Prefetch per message' }) as HTMLInputElement
+    expect(input.value).toBe('0')
+    fireEvent.change(input, { target: { value: '11' } })
+    expect(screen.getByText('Enter a whole number from 0 to 10.')).toBeTruthy()
+    fireEvent.change(input, { target: { value: '3' } })
+    fireEvent.submit(input.form!)
+    await waitFor(() => { expect(stored(h)).toEqual({ prefetch: 3 }) })
+    await macrotask()
+
+    const { agent } = await h.agent('a')
+    await h.agent('b')
+    await h.run(agent, 'What will the weather forecast be in Paris?', toolCall('c1', 'tool_search', { query: 'send email', limit: 1 }), reply('ok'))
+    const agents = screen.getByRole('region', { name: 'Live agents' })
+    await waitFor(() => { expect(within(agents).getByText('2 selected · 1 prefetched')).toBeTruthy() })
+    const rows = within(agents).getAllByRole('listitem').map(item => item.textContent)
+    expect(rows).toEqual(['Agent 12 selected · 1 prefetched', 'Agent 20 selected · 0 prefetched'])
+  })
+
   it('shows a count that was not saved and keeps both the stored count and the typed one', async () => {
     const { h, transport } = await mount()
     await open()

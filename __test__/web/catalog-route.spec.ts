@@ -57,7 +57,9 @@ describe('GET /tool-search/catalog', () => {
     expect(answer.headers['cache-control']).toBe('no-store')
     const body = JSON.parse(answer.body) as CatalogResponse
     expect(body).toMatchObject({ schemaVersion: 1, agents: 2, total: body.tools.length, truncated: false })
-    expect(Object.keys(body).sort()).toEqual(['agents', 'schemaVersion', 'tools', 'total', 'truncated'])
+    expect(Object.keys(body).sort()).toEqual(['agentSelections', 'agents', 'schemaVersion', 'tools', 'total', 'truncated'])
+    // Per Agent, counts only: no session id leaves the host.
+    expect(body.agentSelections).toEqual([{ selected: 1, prefetched: 0 }, { selected: 0, prefetched: 0 }])
     expect(body.tools.map(({ name, policy, selectedBy }) => [name, policy, selectedBy])).toEqual([
       ['bash', 'core', 0],
       ['grep', 'core', 0],

@@ -9,7 +9,8 @@ import { costLines } from './cost-report.mjs'
  * @typedef {object} Results
  * @property {{node: string, dsh: string, tokenizer: string}} versions
  * @property {{cpu: string, cores: number, os: string, loadAverage: {start: number[], end: number[]}}} machine
- * @property {{toolSearchSchemaTokens: number, rows: (Omit<TokenRow, 'withPlugin'> & {withPlugin: Omit<TokenRow['withPlugin'], 'toolSearchSchemaTokens'>})[]}} tokens
+ * @property {{toolSearchSchemaTokens: number, rows: (Omit<TokenRow, 'withPlugin' | 'outline'> & {withPlugin: Omit<TokenRow['withPlugin'], 'toolSearchSchemaTokens'>})[]}} tokens
+ * @property {{budget: number, rows: {id: string, label: string, tools: number, tokens: number, estimate: number, text: string}[]}} outline
  * @property {import('./cost-report.mjs').CostResults} cost
  * @property {ReturnType<typeof import('../eval.mjs').runEval>} eval
  * @property {{rows: Awaited<ReturnType<typeof import('../speed/speed.mjs').speedRow>>[]}} speed
@@ -38,6 +39,7 @@ export function renderReport(results) {
     '',
     ...tokensSection(results),
     ...costLines(results.cost),
+    ...outlineSection(results),
     ...evalSection(results),
     ...speedSection(results),
     ...memorySection(results),
@@ -54,7 +56,7 @@ function tokensSection({ tokens, versions }) {
       + 'recorded from a real in-process DSH turn through its DeepSeek adapter: the `tools` array of the first request, '
       + 'and after one `tool_search` call, the `tools` of the next request (core tools, `tool_search` and the Top-5 hits) '
       + 'plus the search result the model reads. Savings are against offering every tool. '
-      + `\`tool_search\`'s own definition is ${int(tokens.toolSearchSchemaTokens)} tokens.`,
+      + `\`tool_search\`'s own definition is ${int(tokens.toolSearchSchemaTokens)} tokens, plus the catalog outline (below), which the first request includes.`,
     '',
     '| Catalog | Tools | Without plugin | With plugin, first request | Saved | After one search | Saved |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -83,6 +85,26 @@ function tokensSection({ tokens, versions }) {
   )
   for (const row of tokens.rows) {
     lines.push(`- ${row.label}: "${row.query}" -> ${row.withPlugin.afterSearch.hits.map((name) => `\`${name}\``).join(', ')}`)
+  }
+  lines.push('')
+  return lines
+}
+
+/** @param {Results} results */
+function outlineSection({ outline, versions }) {
+  const lines = [
+    '### Catalog outline',
+    '',
+    `What \`tool_search\`'s description adds to say what is deferred, in o200k_base tokens (${versions.tokenizer}) as DSH sends it, `
+      + `and by the plugin's own estimate, which keeps it within ${int(outline.budget)}: MCP servers by group with their words, `
+      + 'other deferred tools by name while they fit, then a count.',
+    '',
+    '| Catalog | Tools | Outline tokens | Estimate | Ends with |',
+    '| --- | ---: | ---: | ---: | --- |',
+  ]
+  for (const row of outline.rows) {
+    const end = row.text.length <= 60 ? row.text : `...${row.text.slice(-57)}`
+    lines.push(`| ${row.label} | ${int(row.tools)} | ${int(row.tokens)} | ${int(row.estimate)} | \`${end.replaceAll('|', '\\|').replaceAll('`', "'")}\` |`)
   }
   lines.push('')
   return lines

@@ -6,6 +6,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { recordTurn } from './dsh-turn.mjs'
 import { estimatedToolsTokens } from './estimate.mjs'
+import { outlineIn } from './outline.mjs'
 
 /** @typedef {import('../../e2e/lib/model-server.mjs').ChatRequest} ChatRequest */
 
@@ -29,7 +30,7 @@ export async function tokenRow(catalog) {
   if (result?.role !== 'tool') throw new Error(`${catalog.id}: the request after the search does not end with its result`)
   /** @type {string[]} */
   const hits = JSON.parse(result.content).tools.map((/** @type {{name: string}} */ tool) => tool.name)
-  const toolSearch = initial.tools.find((/** @type {{function: {name: string}}} */ tool) => tool.function.name === 'tool_search')
+  const outline = await outlineIn(initial)
 
   const full = toolsTokens(baseline)
   const initialTokens = toolsTokens(initial)
@@ -41,8 +42,9 @@ export async function tokenRow(catalog) {
     query: catalog.query,
     tools: baseline.tools.length,
     withoutPlugin: { tokens: full, estimated: await estimatedToolsTokens(baseline) },
+    outline: { tokens: outline.tokens, estimate: outline.estimate, text: outline.text },
     withPlugin: {
-      toolSearchSchemaTokens: countTokens(JSON.stringify([toolSearch])),
+      toolSearchSchemaTokens: outline.definitionTokens,
       initial: { offered: initial.tools.length, tokens: initialTokens, saved: full - initialTokens, savedPercent: percent(full - initialTokens, full) },
       afterSearch: {
         hits,

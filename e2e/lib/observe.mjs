@@ -84,3 +84,11 @@ export function mentions(text, names) {
 function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
+
+/**
+ * A prompt without the catalog outline that ends tool_search's description, which names deferred
+ * tools on purpose (in the Code Mode SDK it runs to the end of that JSDoc comment or line).
+ */
+export function withoutOutline(text) {
+  return text.replace(/Deferred tools, installed and loaded by tool_search[^\n]*?(?=\*\/|\n|$)/g, '')
+}

@@ -6,10 +6,15 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let Ok(selected) = selection_from_events(&text) else { return };
-    assert_eq!(selected, selection_from_events(&text).unwrap(), "same log, same selection");
+    let Ok(selection) = selection_from_events(&text) else { return };
+    assert_eq!(selection, selection_from_events(&text).unwrap(), "same log, same selection");
+    let selected = &selection.selected;
     for (i, name) in selected.iter().enumerate() {
         assert!(!name.is_empty());
         assert!(!selected[..i].contains(name), "each name once, at its first appearance");
+    }
+    let mut rest = selected.iter();
+    for name in &selection.prefetched {
+        assert!(rest.any(|selected| selected == name), "prefetched names are selected names, in the same order");
     }
 });

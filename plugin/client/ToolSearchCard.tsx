@@ -6,6 +6,7 @@
 
 import { useEffect, useId, useState } from 'react'
 import { SCALAR_SETTINGS, isChoiceKey, type ScalarKey } from '../contract.ts'
+import { AgentList } from './AgentList.tsx'
 import './card.css'
 import { CatalogTable } from './CatalogTable.tsx'
 import { ChoiceField } from './ChoiceField.tsx'
@@ -82,6 +83,7 @@ function CardBody({ t, actions, state }: { t: Translate; actions: ToolSearchCard
       <datalist id={suggestions}>
         {names.map(name => <option key={name} value={name} />)}
       </datalist>
+      <AgentList t={t} response={state.catalog.response} />
       <CatalogTable t={t} state={state} onFilter={actions.setFilter} onPolicy={actions.setPolicy} onRetry={actions.refresh} />
     </>
   )

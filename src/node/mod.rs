@@ -19,6 +19,7 @@ use crate::{limits, replay, Index, Params, Searcher};
 
 mod args;
 mod explanation;
+mod hints;
 mod model;
 
 use args::Ranking;
@@ -154,12 +155,24 @@ impl ToolIndex {
     }
 }
 
-/// The names selected by successful `tool_search` results in a session's events (a JSON array of
-/// `{type, data}` events), in order of first appearance. At most 128 MiB of text.
+/// What a session's events select.
+#[napi(object)]
+pub struct SessionSelection {
+    /// Every name selected by a successful `tool_search` result or a selection record, in order
+    /// of first appearance.
+    pub selected: Vec<String>,
+    /// The names among them that a prefetch record selected first.
+    pub prefetched: Vec<String>,
+}
+
+/// The names selected in a session's events (a JSON array of `{type, data}` events): by
+/// successful `tool_search` results, in or out of `run_code`, and by the plugin's selection
+/// records. At most 128 MiB of text.
 #[napi(js_name = "selectionFromEvents", catch_unwind, ts_args_type = "eventsJson: string")]
-pub fn selection_from_events(events_json: Unknown<'_>) -> Result<Vec<String>> {
+pub fn selection_from_events(events_json: Unknown<'_>) -> Result<SessionSelection> {
     let events_json = args::text(events_json, EVENTS_TEXT)?;
-    replay::selection_from_events(&events_json).map_err(invalid)
+    let selection = replay::selection_from_events(&events_json).map_err(invalid)?;
+    Ok(SessionSelection { selected: selection.selected, prefetched: selection.prefetched })
 }
 
 /// The names one tool_search result payload selects: the same rule replay applies to each

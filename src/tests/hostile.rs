@@ -79,7 +79,7 @@ fn deep_input_is_read_without_stack_and_indexed_to_the_depth_limit() {
     assert_eq!(index.warnings().len(), 1);
     assert!(index.warnings()[0].contains(&format!("deeper than {MAX_SCHEMA_DEPTH} levels")));
     let events = format!("[{}null{}]", r#"{"type": "tool/result", "data": "#.repeat(depth), "}".repeat(depth));
-    assert!(selection_from_events(&events).unwrap().is_empty());
+    assert!(selection_from_events(&events).unwrap().selected.is_empty());
     const { assert!(MAX_JSON_DEPTH >= 2 * MAX_SCHEMA_DEPTH + 4) };
 }
 
@@ -99,7 +99,7 @@ fn lone_surrogates_become_replacement_characters_everywhere() {
     assert_eq!(names(&index, "\u{FFFD}"), ["\u{FFFD}"], "an exact name, even one of no words");
     let payload = r#"{\"schemaVersion\":1,\"tools\":[{\"name\":\"s\\ud800\"}]}"#;
     let events = format!(r#"[{{"type":"tool/code-dispatch","data":{{"name":"tool_search","isError":false,"content":[{{"type":"text","text":"{payload}"}}]}}}}]"#);
-    assert_eq!(selection_from_events(&events).unwrap(), ["s\u{FFFD}"]);
+    assert_eq!(selection_from_events(&events).unwrap().selected, ["s\u{FFFD}"]);
 }
 
 #[test]
@@ -200,9 +200,9 @@ fn corrupted_session_events_select_only_whole_successful_searches() {
         r#"{"type":"tool/call","data":[]}"#.to_string(),
         "\"tool/result\"".to_string(),
     ];
-    assert!(selection_from_events(&format!("[{}]", events.join(","))).unwrap().is_empty());
+    assert!(selection_from_events(&format!("[{}]", events.join(","))).unwrap().selected.is_empty());
     let fixed = [call("c5", "tool_search"), result("c5", good)];
-    assert_eq!(selection_from_events(&format!("[{},{}]", events.join(","), fixed.join(","))).unwrap(), ["good"]);
+    assert_eq!(selection_from_events(&format!("[{},{}]", events.join(","), fixed.join(","))).unwrap().selected, ["good"]);
 }
 
 #[test]
@@ -210,7 +210,7 @@ fn empty_inputs_are_empty_answers() {
     let index = Index::from_catalog("[]").unwrap();
     assert!(Searcher::new(&index).search("", 5, &[]).is_empty() && Searcher::new(&index).search("select:", 5, &[]).is_empty());
     assert!(Searcher::new(&index).explain("", "x").is_none());
-    assert!(selection_from_events("[]").unwrap().is_empty());
+    assert!(selection_from_events("[]").unwrap().selected.is_empty());
     let one = Index::from_catalog(r#"{"tools": [{"name": "t"}]}"#).unwrap();
     assert!(Searcher::new(&one).search("   ", 5, &[]).is_empty() && Searcher::new(&one).search("+", 5, &[]).is_empty());
 }

@@ -305,7 +305,7 @@ fn expected_selection(events: &[Event]) -> Vec<String> {
 
 fn replayed(events: &[Event]) -> Vec<String> {
     let text = format!("[{}]", events.iter().map(|e| e.json.as_str()).collect::<Vec<_>>().join(","));
-    selection_from_events(&text).unwrap()
+    selection_from_events(&text).unwrap().selected
 }
 
 #[test]

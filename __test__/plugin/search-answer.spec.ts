@@ -1,0 +1,111 @@
+// What a tool_search call answers beyond ranked hits, on the real DSH runtime: `discover:` shows
+// schemas and loads nothing, live and after a resume; a search that finds nothing strong loads
+// nothing and says what to do next, with every field declared in the tool's output schema (DSH
+// validates the value against it, so a stray field would fail the call).
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_CORE_TOOLS } from '../../plugin/core-tools.ts'
+import type { ToolSearchPayload } from '../../plugin/payload.ts'
+import type { Harness, HarnessOptions } from '../support/harness.ts'
+import { perTest } from '../support/per-test.ts'
+import { reply, toolCall } from '../support/scripted-model.ts'
+import { loggedDispatch, loggedResult } from '../support/session.ts'
+
+const WEATHER = 'mcp__weather__forecast'
+
+const scope = perTest()
+
+function started(options: HarnessOptions = {}): Promise<Harness> {
+  return scope.harness(options)
+}
+
+function deferredOffered(harness: Harness, index = -1): string[] {
+  return harness.model.toolNames(harness.model.requests.at(index))
+    .filter(name => !DEFAULT_CORE_TOOLS.includes(name) && name !== 'tool_search' && name !== 'todo_write')
+}
+
+const payloadOf = (text: string) => JSON.parse(text) as ToolSearchPayload
+
+describe('discover:<query>', () => {
+  it('returns the matches with their full parameter schemas, and the next request offers nothing new', async () => {
+    const h = await started()
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'discover: weather forecast', limit: 1 }), reply('ok'))
+    const result = loggedResult(agent, 'c1')
+    expect(result.isError).toBe(false)
+    const payload = payloadOf(result.text)
+    expect(Object.keys(payload)).toEqual(['schemaVersion', 'query', 'discover', 'tools'])
+    expect(payload).toMatchObject({ schemaVersion: 1, query: 'discover: weather forecast', discover: true })
+    expect(payload.tools.map(tool => tool.name)).toEqual([WEATHER])
+    expect(payload.tools[0]?.parameters).toEqual(h.ctx.tools.get(WEATHER)?.parameters)
+    expect(deferredOffered(h, 1)).toEqual([])
+  })
+
+  it('selects nothing on resume either, while a plain search in the same log does', async () => {
+    const root = await scope.dir()
+    const first = await started({ persistenceRoot: root })
+    const { agent } = await first.agent('a1')
+    await first.run(agent, 'look', toolCall('c1', 'tool_search', { query: 'DISCOVER:send email' }), toolCall('c2', 'tool_search', { query: 'weather forecast', limit: 1 }), reply('ok'))
+    await first.ctx.sessions.flush(agent.session)
+    await scope.close(first)
+    const second = await started({ persistenceRoot: root })
+    const { agent: resumed } = await second.resume('a1')
+    await second.run(resumed, 'continue', reply('ok'))
+    expect(deferredOffered(second)).toEqual([WEATHER])
+  })
+
+  it('selects nothing from inside run_code either', async () => {
+    const h = await started({ mode: 'code' })
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'look',
+      toolCall('c1', 'run_code', { code: 'return await tools.tool_search({ query: "discover:weather" })', description: 'Look at the weather tool' }),
+      reply('ok'))
+    expect(payloadOf(loggedDispatch(agent, 'c1:code:1').text)).toMatchObject({ discover: true, tools: [{ name: WEATHER }] })
+    expect(h.model.system()).not.toMatch(new RegExp(`^ {2}${WEATHER}: `, 'm'))
+  })
+
+  it('needs a query after the prefix', async () => {
+    const h = await started()
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'look', toolCall('c1', 'tool_search', { query: 'discover:  ' }), reply('ok'))
+    const empty = loggedResult(agent, 'c1')
+    expect(empty.isError).toBe(true)
+    expect(empty.text).toContain('discover: needs a query after it')
+  })
+})
+
+describe('a search that finds nothing strong', () => {
+  it('loads nothing and gives the next move: groups, names spelled like the query, and select:', async () => {
+    const h = await started()
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'slack?', toolCall('c1', 'tool_search', { query: 'wether forcast' }), reply('ok'))
+    const payload = payloadOf(loggedResult(agent, 'c1').text)
+    expect(payload.tools).toEqual([])
+    expect(payload.note).toMatch(/^No deferred tool matches this query; nothing was loaded\. .*select:name/)
+    expect(payload.nearest?.[0]).toBe(WEATHER)
+    expect(payload.groups?.map(group => group.name)).toEqual(['mcp__github', 'mcp__mail', 'mcp__postgres', 'mcp__weather'])
+    expect(payload.otherTools).toBe(1)
+    expect(deferredOffered(h)).toEqual([])
+  })
+
+  it('shows weak matches as candidates without loading them, and select: then loads one', async () => {
+    // `query` is in the postgres tool's name, as one word among the tool's many: a weak match.
+    const h = await started()
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'q', toolCall('c1', 'tool_search', { query: 'run the nightly numbers' }), toolCall('c2', 'tool_search', { query: 'select:mcp__postgres__query' }), reply('ok'))
+    const weak = payloadOf(loggedResult(agent, 'c1').text)
+    expect(weak.tools).toEqual([])
+    expect(weak.note).toMatch(/^Only weak matches \(the candidates\); nothing was loaded\./)
+    expect(weak.candidates?.map(hit => hit.name)).toContain('mcp__postgres__query')
+    expect(deferredOffered(h, 1)).toEqual([])
+    expect(deferredOffered(h)).toEqual(['mcp__postgres__query'])
+  })
+
+  it('a strong match is answered as before: the plain version-1 payload', async () => {
+    const h = await started()
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'w', toolCall('c1', 'tool_search', { query: 'weather forecast for Paris', limit: 1 }), reply('ok'))
+    const payload = payloadOf(loggedResult(agent, 'c1').text)
+    expect(Object.keys(payload)).toEqual(['schemaVersion', 'query', 'tools'])
+    expect(payload.tools.map(tool => tool.name)).toEqual([WEATHER])
+  })
+})

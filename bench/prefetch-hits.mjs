@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// How often prefetch would have loaded the tool a request needs, and what it loads to get there.
+// For every request of every eval source (lib/eval-sources.mjs), the request is the query, as the
+// plugin reads a user's message, and for N = 1..10 (the `prefetch` setting):
+// - Hit@N: the share of requests for which a relevant tool is among the tools prefetch loads,
+//   with the plugin's own rule (the top N, each as strong as WEAK_MATCH_FLOOR; strongHits in
+//   plugin/search-answer.ts);
+// - top-N Hit: the same for the plain top N, without that rule;
+// - loaded: tools loaded per request, and their schemas' o200k tokens (the definitions every
+//   later request of the turn carries);
+// - and for requests that need nothing installed (each source's requests against the catalogs
+//   of the sources that share no tool with it): the share for which prefetch still loads
+//   something, and how many tools. Every load changes the offered tools, which ends the cached
+//   prompt prefix at that request.
+// Pooled over every request, and per source with --sources. `--json` prints JSON only.
+//
+//   node bench/prefetch-hits.mjs [--sets <dir>] [--sources] [--json]
+import { parseArgs } from 'node:util'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { ToolIndex } from '../index.js'
+import { DEFAULT_SETS, evalSources } from './lib/eval-sources.mjs'
+
+const { values: options } = parseArgs({ options: { sets: { type: 'string', default: DEFAULT_SETS }, sources: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } })
+const { strongHits } = await import('../dist/search-answer.js').catch((error) => {
+  throw new Error(`the built plugin is missing; run \`pnpm run build:plugin\` first (${error.message})`)
+})
+
+const SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+const LARGEST = 10
+const MAX_QUERY_CHARS = 4096
+
+/** @typedef {{hit: number, topHit: number, loaded: number, tokens: number}} Cell */
+
+/** The names prefetch loads for each size, for one request against one index. */
+function loads(/** @type {ToolIndex} */ index, /** @type {string} */ text) {
+  const query = [...text].slice(0, MAX_QUERY_CHARS).join('').trim()
+  const top = index.search(query, LARGEST)
+  const strong = new Set(strongHits(index, query, top).map((/** @type {{name: string}} */ hit) => hit.name))
+  return SIZES.map((size) => ({ ranked: top.slice(0, size).map((hit) => hit.name), loaded: top.slice(0, size).map((hit) => hit.name).filter((name) => strong.has(name)) }))
+}
+
+/** Per size, summed over one source's requests. */
+function measureSource(/** @type {import('./lib/eval-sources.mjs').EvalSource} */ source) {
+  const index = ToolIndex.fromJson(source.catalogJson)
+  /** @type {Map<string, number>} */
+  const schemaTokens = new Map()
+  for (const tool of JSON.parse(source.catalogJson)) {
+    if (!schemaTokens.has(tool.name)) schemaTokens.set(tool.name, countTokens(JSON.stringify({ type: 'function', function: { name: tool.name, description: tool.description ?? '', parameters: tool.parameters ?? {} } })))
+  }
+  const cells = SIZES.map(() => ({ hit: 0, topHit: 0, loaded: 0, tokens: 0 }))
+  for (const request of source.requests) {
+    loads(index, request.query).forEach(({ ranked, loaded }, i) => {
+      const cell = /** @type {Cell} */ (cells[i])
+      cell.topHit += ranked.some((name) => request.relevant.includes(name)) ? 1 : 0
+      cell.hit += loaded.some((name) => request.relevant.includes(name)) ? 1 : 0
+      cell.loaded += loaded.length
+      cell.tokens += loaded.reduce((sum, name) => sum + (schemaTokens.get(name) ?? 0), 0)
+    })
+  }
+  return { id: source.id, requests: source.requests.length, cells }
+}
+
+const round3 = (/** @type {number} */ x) => Math.round(x * 1000) / 1000
+const rates = (/** @type {Cell[]} */ cells, /** @type {number} */ requests) => cells.map((cell, i) => ({
+  n: SIZES[i],
+  hit: round3(cell.hit / requests),
+  topHit: round3(cell.topHit / requests),
+  loaded: round3(cell.loaded / requests),
+  schemaTokens: Math.round(cell.tokens / requests),
+}))
+
+/** Per size: of requests about nothing installed, the share that still load a tool, and tools loaded. */
+function measureUnrelated(/** @type {import('./lib/eval-sources.mjs').EvalSource[]} */ sources) {
+  const indexed = sources.map((source) => {
+    const index = ToolIndex.fromJson(source.catalogJson)
+    return { source, index, names: new Set(index.names()) }
+  })
+  const counts = SIZES.map(() => ({ some: 0, loaded: 0 }))
+  let requests = 0
+  for (const own of indexed) {
+    for (const other of indexed) {
+      if (other === own || [...other.names].some((name) => own.names.has(name))) continue
+      for (const request of own.source.requests) {
+        requests += 1
+        loads(other.index, request.query).forEach(({ loaded }, i) => {
+          const count = /** @type {{some: number, loaded: number}} */ (counts[i])
+          count.some += loaded.length > 0 ? 1 : 0
+          count.loaded += loaded.length
+        })
+      }
+    }
+  }
+  return { requests, rows: counts.map((count, i) => ({ n: SIZES[i], loadsSomething: round3(count.some / requests), loaded: round3(count.loaded / requests) })) }
+}
+
+export function measurePrefetch(setsDir = DEFAULT_SETS) {
+  const sources = evalSources(setsDir)
+  const perSource = sources.map(measureSource)
+  const requests = perSource.reduce((sum, source) => sum + source.requests, 0)
+  const pooled = SIZES.map((_, i) => {
+    /** @type {Cell} */
+    const total = { hit: 0, topHit: 0, loaded: 0, tokens: 0 }
+    for (const source of perSource) {
+      const cell = /** @type {Cell} */ (source.cells[i])
+      total.hit += cell.hit; total.topHit += cell.topHit; total.loaded += cell.loaded; total.tokens += cell.tokens
+    }
+    return total
+  })
+  return {
+    sources: perSource.map((source) => source.id),
+    requests,
+    pooled: rates(pooled, requests),
+    unrelated: measureUnrelated(sources),
+    perSource: perSource.map((source) => ({ id: source.id, requests: source.requests, rows: rates(source.cells, source.requests) })),
+  }
+}
+
+const result = measurePrefetch(options.sets)
+if (options.json) {
+  console.log(JSON.stringify(result, null, 2))
+} else {
+  console.log(`prefetch Hit@N, the request as the query: ${result.requests} requests from ${result.sources.join(', ')}`)
+  print('all sources, pooled', result.pooled)
+  console.log(`\nrequests about nothing installed (${result.unrelated.requests}: each source's against the catalogs sharing no tool with it)`)
+  console.log(' N  loads something  tools loaded')
+  for (const row of result.unrelated.rows) console.log(`${String(row.n).padStart(2)}  ${row.loadsSomething.toFixed(3).padStart(15)}  ${row.loaded.toFixed(2).padStart(12)}`)
+  if (options.sources) for (const source of result.perSource) print(`${source.id} (${source.requests} requests)`, source.rows)
+}
+
+function print(/** @type {string} */ title, /** @type {ReturnType<typeof rates>} */ rows) {
+  console.log(`\n${title}`)
+  console.log(' N  Hit@N  top-N Hit  tools loaded  schema tokens loaded')
+  for (const row of rows) {
+    console.log(`${String(row.n).padStart(2)}  ${row.hit.toFixed(3)}  ${row.topHit.toFixed(3).padStart(9)}  ${row.loaded.toFixed(2).padStart(12)}  ${String(row.schemaTokens).padStart(20)}`)
+  }
+}
