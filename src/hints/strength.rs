@@ -8,8 +8,10 @@
 //! rises with the number of tools), so no one floor would fit a small and a large catalog.
 //!
 //! In a hybrid index a tool can match by meaning alone ("will it rain" and a forecast tool share
-//! no word), so there the strength is the larger of the words' and the similarity's, the
-//! similarity counted in units of [`SIMILARITY_UNIT`].
+//! no word); the strength of such a match is its similarity, counted in units of
+//! [`SIMILARITY_UNIT`]. A tool the words do match keeps the words' strength: a word every tool of
+//! a group shares ("github") makes them all similar to the query too, and is no stronger a match
+//! for that.
 
 use crate::index::{bm25, Index};
 use crate::search::Searcher;
@@ -26,9 +28,10 @@ pub fn match_strength(index: &Index, query: &str, name: &str) -> f64 {
         return 0.0;
     }
     let score = explanation.terms.iter().fold(0.0, |sum, term| sum + term.contribution);
-    let words = score / bm25::idf(index.len().max(1), 1);
-    let meaning = explanation.semantic.map_or(0.0, |semantic| semantic.similarity / SIMILARITY_UNIT);
-    words.max(meaning)
+    if score > 0.0 {
+        return score / bm25::idf(index.len().max(1), 1);
+    }
+    explanation.semantic.map_or(0.0, |semantic| semantic.similarity / SIMILARITY_UNIT)
 }
 
 #[cfg(test)]
