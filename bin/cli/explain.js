@@ -53,9 +53,9 @@ export function run({ values, positionals }) {
   const lines = wrap(headline(explained, query, ranking.length), WIDTH)
   const { semantic } = explained
   if (semantic !== null && explained.rank !== null) {
-    lines.push(...wrap(`Meaning: its similarity to the query is ${semantic.similarity.toFixed(3)}, which adds ${score(semantic.part)} to the score; the matched words add the rest, ${score(Math.max(0, explained.score - semantic.part))}.`, WIDTH))
+    lines.push('', ...wrap(`Meaning: its similarity to the query is ${semantic.similarity.toFixed(3)}, which adds ${score(semantic.part)} to the score; the matched words add the rest, ${score(Math.max(0, explained.score - semantic.part))}.`, WIDTH))
   } else if (index.ranking === 'lexical') {
-    lines.push(...wrap('Ranked by words alone (the semantic model is not in use).', WIDTH))
+    lines.push('', ...wrap('Ranked by words alone (the semantic model is not in use).', WIDTH))
   }
   if (explained.fused) lines.push(...wrap('The query reads as several requests: its score fuses their rankings; the term shares below are those of the whole query.', WIDTH))
   if (explained.terms.length > 0) {
