@@ -110,7 +110,7 @@ async function main() {
   const fixture = await pack(FIXTURE_DIR, packs)
   const plugin = options.baseline ? undefined : await packPlugin(REPO, packs, options.tarball && resolve(options.tarball))
   report.fixture = { name: fixture.name, tarball: fixture.tarball }
-  if (plugin) report.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball, files: plugin.files, native: plugin.native }
+  if (plugin) report.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball, files: plugin.files, native: plugin.native, model: plugin.model }
 
   report.runs = []
   const record = (entry) => {
@@ -350,6 +350,19 @@ async function installPlugins(name, env, { dsh, hmrPatch, fixture, plugin }, che
     checks.add('the installed package\'s command line ranks its default catalog', found === 'mcp__github__create_issue', {
       observed: found ?? tail(cli.stderr || cli.stdout, 10),
     })
+    if (plugin.model) {
+      // The model package came along as an optional dependency, so the core ranks by meaning
+      // too: a request in other words than the tool's finds it.
+      const semantic = await installedCli(env, plugin.name, 'open a pull request', 3)
+      const result = semantic.code === 0 ? parseJson(semantic.stdout) : undefined
+      checks.add(`${plugin.model.name} is installed with the plugin, so it ranks by words and meaning`, result?.ranking === 'hybrid', {
+        observed: result?.ranking ?? tail(semantic.stderr || semantic.stdout, 10),
+      })
+      const top = result?.tools?.map?.((tool) => tool.name) ?? []
+      checks.add('"open a pull request" finds mcp__github__create_pull_request in the top 3 of the default catalog', top.includes('mcp__github__create_pull_request'), {
+        observed: top,
+      })
+    }
     const peers = peerResolution(env, plugin.name, dsh.dir)
     report.peerResolution ??= { profileOwnDshPackages: profileOwnDshPackages(env), peers }
     // Packages DSH shares as peers must be DSH's own instance: a dependency
@@ -367,8 +380,8 @@ async function installPlugins(name, env, { dsh, hmrPatch, fixture, plugin }, che
 }
 
 /** The installed package's command line, plain JavaScript beside the built dist/ it reads its rules from. */
-function installedCli(env, packageName) {
-  return run(process.execPath, [join(profileDir(env), 'node_modules', packageName, 'bin', 'dsh-tool-search.js'), 'search', 'create a github issue', '-n', '1', '--json'], { env })
+function installedCli(env, packageName, query = 'create a github issue', limit = 1) {
+  return run(process.execPath, [join(profileDir(env), 'node_modules', packageName, 'bin', 'dsh-tool-search.js'), 'search', query, '-n', String(limit), '--json'], { env })
 }
 
 /** An error report's messages without its stack frames, to show why dsh stopped. */

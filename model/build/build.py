@@ -115,11 +115,13 @@ def main():
             shipped = hashlib.sha256(f.read()).hexdigest()
         if shipped != checksum:
             sys.exit(f'build: model/model.bin has sha256 {shipped}; this build gives {checksum}')
-        print('build: model/model.bin is what these inputs build')
+        if inputs['output']['sha256'] != checksum:
+            sys.exit(f'build: inputs.json records sha256 {inputs["output"]["sha256"]}; this build gives {checksum}')
+        print('build: model/model.bin is what these inputs build, and what inputs.json records')
         return
     with open(OUTPUT, 'wb') as f:
         f.write(data)
-    print(f'build: wrote {os.path.relpath(OUTPUT, REPO)}')
+    print(f'build: wrote {os.path.relpath(OUTPUT, REPO)}; record its sha256 in model/build/inputs.json ("output")')
 
 
 if __name__ == '__main__':
