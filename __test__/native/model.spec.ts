@@ -55,7 +55,7 @@ describe('the semantic model', () => {
       const damaged = join(dir, 'model.bin')
       copyFileSync(MODEL, damaged)
       const bytes = readFileSync(damaged)
-      bytes[bytes.length - 1] ^= 1
+      bytes[bytes.length - 1]! ^= 1
       writeFileSync(damaged, bytes)
       setModelPath(damaged)
       const index = ToolIndex.fromJson(CATALOG)

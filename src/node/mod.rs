@@ -69,18 +69,19 @@ impl ToolIndex {
         let tools_json = args::text(tools_json, CATALOG_TEXT)?;
         let asked = args::index_options(options)?;
         let mut notes = Vec::new();
-        let model = match (asked, default_model()) {
-            (Some(Ranking::Lexical), _) => None,
-            (_, Ok(Some(model))) => Some(model),
-            (Some(Ranking::Hybrid), Ok(None)) => {
-                return Err(invalid(format!("ranking 'hybrid' needs the semantic model, and the package {MODEL_PACKAGE} is not installed")))
-            }
-            (Some(Ranking::Hybrid), Err(error)) => return Err(invalid(error)),
-            (None, Ok(None)) => None,
-            (None, Err(error)) => {
+        // A lexical index never reads the model file.
+        let model = match asked {
+            Some(Ranking::Lexical) => None,
+            Some(Ranking::Hybrid) => match default_model().map_err(invalid)? {
+                Some(model) => Some(model),
+                None => {
+                    return Err(invalid(format!("ranking 'hybrid' needs the semantic model, and the package {MODEL_PACKAGE} is not installed")))
+                }
+            },
+            None => default_model().unwrap_or_else(|error| {
                 notes.push(format!("the semantic model cannot be used, so searches are lexical: {error}"));
                 None
-            }
+            }),
         };
         let index = Index::from_catalog_ranked(&tools_json, Params::default(), model).map_err(invalid)?;
         Ok(ToolIndex { index, notes })
