@@ -29,6 +29,7 @@ import { basename } from 'node:path'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
 import { checkCostSection, costSection } from './cost/cost.mjs'
 import { COST_OPTIONS, costParameters } from './cost/parameters.mjs'
+import { EVAL_INPUT_FILES } from './lib/eval-sets.mjs'
 import { repoPath } from './lib/repo.mjs'
 import { checkReadmeSection, writeReadmeSection } from './report/readme.mjs'
 import { renderReport } from './report/report.mjs'
@@ -155,11 +156,12 @@ async function deterministicPart() {
     throw new Error('tool_search was offered with different definitions in different catalogs')
   }
   const rows = measured.map(({ withPlugin: { toolSearchSchemaTokens: _same, ...withPlugin }, ...row }) => ({ ...row, withPlugin }))
-  log('eval: BFCL dev set and live check set')
+  log('eval: every labelled set, lexical and hybrid')
+  const files = [...new Set([...INPUT_FILES, ...EVAL_INPUT_FILES])]
   return {
-    inputs: Object.fromEntries(INPUT_FILES.map((file) => [file, sha256(readFileSync(repoPath(file)))])),
+    inputs: Object.fromEntries(files.map((file) => [file, sha256(readFileSync(repoPath(file)))])),
     tokens: { toolSearchSchemaTokens, rows },
-    eval: runEval(),
+    eval: await runEval(),
   }
 }
 

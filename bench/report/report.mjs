@@ -2,6 +2,7 @@
 // text is printed by `pnpm benchmark` and kept in the README between the benchmark markers, so
 // the README can always be regenerated from the JSON and checked against it.
 import { costLines } from './cost-report.mjs'
+import { evalLines } from './eval-report.mjs'
 
 /**
  * The parsed docs/benchmark-results.json: the shape benchmark.mjs writes, named after the
@@ -11,7 +12,7 @@ import { costLines } from './cost-report.mjs'
  * @property {{cpu: string, cores: number, os: string, loadAverage: {start: number[], end: number[]}}} machine
  * @property {{toolSearchSchemaTokens: number, rows: (Omit<TokenRow, 'withPlugin'> & {withPlugin: Omit<TokenRow['withPlugin'], 'toolSearchSchemaTokens'>})[]}} tokens
  * @property {import('./cost-report.mjs').CostResults} cost
- * @property {ReturnType<typeof import('../eval.mjs').runEval>} eval
+ * @property {import('../lib/eval-figures.mjs').EvalResults} eval
  * @property {{rows: Awaited<ReturnType<typeof import('../speed/speed.mjs').speedRow>>[]}} speed
  * @property {{rows: ReturnType<typeof import('../speed/memory.mjs').memoryRow>[]}} memory
  * @typedef {Awaited<ReturnType<typeof import('../tokens/tokens.mjs').tokenRow>>} TokenRow
@@ -23,7 +24,6 @@ const pct = (/** @type {number} */ n) => `${n.toFixed(1)}%`
 const ms = (/** @type {number} */ n) => (n < 0.1 ? n.toFixed(4) : n < 10 ? n.toFixed(3) : n.toFixed(1))
 /** MiB; a growth that rounds to zero prints as 0, never -0. */
 const mb = (/** @type {number} */ bytes, digits = 1) => (bytes / 2 ** 20).toFixed(digits).replace(/^-(0\.0+)$/, '$1')
-const fixed3 = (/** @type {number} */ n) => n.toFixed(3)
 const signedPct = (/** @type {number} */ n) => `${n > 0 ? '+' : ''}${n.toFixed(1)}%`
 /** How far the plugin's estimate of every tool's schema is from o200k, in percent. */
 const estimateError = (/** @type {Results['tokens']['rows'][number]} */ { withoutPlugin }) => ((withoutPlugin.estimated - withoutPlugin.tokens) / withoutPlugin.tokens) * 100
@@ -38,7 +38,7 @@ export function renderReport(results) {
     '',
     ...tokensSection(results),
     ...costLines(results.cost),
-    ...evalSection(results),
+    ...evalLines(results.eval),
     ...speedSection(results),
     ...memorySection(results),
   ].join('\n')
@@ -85,34 +85,6 @@ function tokensSection({ tokens, versions }) {
     lines.push(`- ${row.label}: "${row.query}" -> ${row.withPlugin.afterSearch.hits.map((name) => `\`${name}\``).join(', ')}`)
   }
   lines.push('')
-  return lines
-}
-
-/** @param {Results} results */
-function evalSection({ eval: quality }) {
-  const lines = [
-    '### Retrieval quality (`pnpm eval`)',
-    '',
-    `BFCL dev set: ${int(quality.all.requests)} real requests over ${int(quality.catalogTools)} real tools; `
-      + 'the ranking was tuned on the "tuned" part only, "held back" is a fixed 30% of requests (hash of the id) it never saw.',
-    '',
-    '| Part | Requests | R@1 | R@5 | R@10 | NDCG@10 |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-  ]
-  for (const [part, label] of /** @type {const} */ ([['all', 'all'], ['tuned', 'tuned'], ['heldBack', 'held back']])) {
-    const m = quality[part]
-    lines.push(`| ${label} | ${int(m.requests)} | ${fixed3(m.r1)} | ${fixed3(m.r5)} | ${fixed3(m.r10)} | ${fixed3(m.ndcg10)} |`)
-  }
-  lines.push('', `Exact-name Recall@1 (every catalog tool searched by its own name): ${fixed3(quality.exactNameR1)}.`, '')
-  const check = quality.check
-  lines.push(
-    `BFCL live check set ([bench/data/bfcl-live](bench/data/bfcl-live/README.md)): ${int(check.requests)} requests `
-      + `contributed by BFCL's users over the ${int(check.catalogTools)} tools they were written for (the dev catalog holds `
-      + 'them too, as distractors); no ranking choice looked at these requests. '
-      + `R@1 ${fixed3(check.r1)}, R@5 ${fixed3(check.r5)}, R@10 ${fixed3(check.r10)}, NDCG@10 ${fixed3(check.ndcg10)}; `
-      + `exact-name Recall@1 ${fixed3(check.exactNameR1)}.`,
-    '',
-  )
   return lines
 }
 
