@@ -25,11 +25,12 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
-import { basename } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
 import { checkCostSection, costSection } from './cost/cost.mjs'
 import { COST_OPTIONS, costParameters } from './cost/parameters.mjs'
 import { EVAL_INPUT_FILES } from './lib/eval-sets.mjs'
+import { modelFile } from './lib/model.mjs'
 import { repoPath } from './lib/repo.mjs'
 import { checkReadmeSection, writeReadmeSection } from './report/readme.mjs'
 import { renderReport } from './report/report.mjs'
@@ -103,7 +104,7 @@ function readResults() {
 async function measure() {
   const parameters = costParameters(options)
   const { SPEED_SIZES, speedRow } = await import('./speed/speed.mjs')
-  const { memoryRow } = await import('./speed/memory.mjs')
+  const { memoryRow, modelMemory } = await import('./speed/memory.mjs')
   const loadStart = loadAverage()
   const { inputs, tokens, eval: quality } = await deterministicPart()
   const speed = []
@@ -113,6 +114,8 @@ async function measure() {
     speed.push(await speedRow(size))
     memory.push(memoryRow(size))
   }
+  log('memory of the semantic model')
+  const model = modelMemory()
   const manifest = JSON.parse(readFileSync(repoPath('package.json'), 'utf8'))
   return {
     schemaVersion: 1,
@@ -122,6 +125,7 @@ async function measure() {
       dsh: packageVersion('@deepseek-ai/dsh'),
       tokenizer: `gpt-tokenizer ${packageVersion('gpt-tokenizer')}, o200k_base`,
       native: nativeBinary(),
+      model: semanticModel(),
     },
     machine: {
       cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
@@ -134,7 +138,7 @@ async function measure() {
     tokens,
     eval: quality,
     speed: { rows: speed },
-    memory: { rows: memory },
+    memory: { model, rows: memory },
     cost: costSection(tokens, parameters),
   }
 }
@@ -144,6 +148,7 @@ async function deterministicPart() {
   // Measuring loads DSH and the native addon; --check and --readme need neither, so they are
   // imported here rather than at the top.
   const { tokenRow } = await import('./tokens/tokens.mjs')
+  const { pluginRanking } = await import('./tokens/dsh-turn.mjs')
   const { runEval } = await import('./eval.mjs')
   const measured = []
   for (const catalog of tokenCatalogs()) {
@@ -160,7 +165,7 @@ async function deterministicPart() {
   const files = [...new Set([...INPUT_FILES, ...EVAL_INPUT_FILES])]
   return {
     inputs: Object.fromEntries(files.map((file) => [file, sha256(readFileSync(repoPath(file)))])),
-    tokens: { toolSearchSchemaTokens, rows },
+    tokens: { ranking: await pluginRanking(), toolSearchSchemaTokens, rows },
     eval: await runEval(),
   }
 }
@@ -181,6 +186,15 @@ function loadAverage() {
  */
 function packageVersion(name) {
   return JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version
+}
+
+/** The semantic model file hybrid indexes read, its size and hash; null without the model package. */
+function semanticModel() {
+  const file = modelFile()
+  if (file === null) return null
+  const bytes = readFileSync(file)
+  const { name, version } = JSON.parse(readFileSync(join(dirname(file), 'package.json'), 'utf8'))
+  return { package: `${name}@${version}`, bytes: bytes.length, sha256: sha256(bytes) }
 }
 
 /** The native addon this process actually loaded (from the loaded shared objects), and its hash. */
