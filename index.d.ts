@@ -10,8 +10,9 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
- * A BM25 index over a tool catalog. Build it once per catalog and keep it: searching a kept index
- * costs microseconds, building one costs about as much as parsing the catalog.
+ * A tool search index over a catalog: BM25F, fused with a semantic model in a hybrid index.
+ * Build it once per catalog and keep it: searching a kept index costs microseconds, building one
+ * costs about as much as parsing the catalog.
  */
 export declare class ToolIndex {
   /**
@@ -35,9 +36,19 @@ export declare class ToolIndex {
   /**
    * Indexes a JSON array of `{name, description?, parameters?}` (OpenAI function tools and MCP
    * `{name, description, inputSchema}` or `{tools: [...]}` are read too). Duplicate names: the
-   * first wins. At most 128 MiB of text.
+   * first wins. At most 128 MiB of text. `options.ranking`: 'lexical' for BM25F alone,
+   * 'hybrid' for BM25F fused with the semantic model's similarity (an error when the model
+   * package is not installed); omitted, 'hybrid' when the model package resolves, else 'lexical'.
    */
-  static fromJson(toolsJson: string): ToolIndex
+  static fromJson(toolsJson: string, options?: { ranking?: 'lexical' | 'hybrid' } | undefined | null): ToolIndex
+  /** How this index ranks: 'hybrid' (BM25F fused with the semantic model) or 'lexical'. */
+  get ranking(): 'lexical' | 'hybrid'
+  /**
+   * Resolves once the index's semantic vectors are in place, after which every search uses
+   * them. The model is a static table, so they are computed while the index is built and this
+   * resolves at once; it is here so a caller need not know that.
+   */
+  ready(): Promise<void>
   /** Number of distinct tools indexed. */
   get size(): number
   /**
@@ -100,6 +111,12 @@ export interface Explanation {
   missing: Array<MissingTerm>
   /** How many tools the query matches in all. */
   matches: number
+  /**
+   * In a hybrid index, the tool's similarity to the query and the part of its score that
+   * similarity adds (the rest is lexical); null in a lexical index or for a query with no word
+   * the model knows.
+   */
+  semantic: SemanticExplanation | null
   /** The projected text the tool is indexed under. */
   text: string
 }
@@ -177,6 +194,14 @@ export declare function selectionFromEvents(eventsJson: string): SessionSelectio
  */
 export declare function selectionFromPayload(payloadJson: string): Array<string>
 
+/** The semantic side of a tool's score. */
+export interface SemanticExplanation {
+  /** Its similarity to the query (a cosine; for a compound query blended with its best request's). */
+  similarity: number
+  /** What the similarity adds to the score. */
+  part: number
+}
+
 /** What a session's events select. */
 export interface SessionSelection {
   /**
@@ -188,6 +213,13 @@ export interface SessionSelection {
   prefetched: Array<string>
 }
 
+/**
+ * Names the model file hybrid indexes use by default (null: none, so indexes are lexical
+ * unless a model is named). The package entry calls it with the installed
+ * `@anionex/dsh-tool-search-model` file; the file is read when the first hybrid index is built.
+ */
+export declare function setModelPath(path: string | null): void
+
 /** One query term found in the explained tool. */
 export interface TermExplanation {
   /** The index term (stemmed). */
@@ -196,8 +228,7 @@ export interface TermExplanation {
   queryWord: string
   /**
    * "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-   * identifier), "gram" (a CJK piece) or "value" (the kind of value a query word names,
-   * "currency" for "yen").
+   * identifier) or "gram" (a CJK piece).
    */
   kind: string
   idf: number

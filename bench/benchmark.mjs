@@ -25,10 +25,12 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
-import { basename } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
 import { checkCostSection, costSection } from './cost/cost.mjs'
 import { COST_OPTIONS, costParameters } from './cost/parameters.mjs'
+import { EVAL_INPUT_FILES } from './lib/eval-sets.mjs'
+import { modelFile } from './lib/model.mjs'
 import { repoPath } from './lib/repo.mjs'
 import { checkReadmeSection, writeReadmeSection } from './report/readme.mjs'
 import { renderReport } from './report/report.mjs'
@@ -102,7 +104,7 @@ function readResults() {
 async function measure() {
   const parameters = costParameters(options)
   const { SPEED_SIZES, speedRow } = await import('./speed/speed.mjs')
-  const { memoryRow } = await import('./speed/memory.mjs')
+  const { memoryRow, modelMemory } = await import('./speed/memory.mjs')
   const loadStart = loadAverage()
   const { inputs, tokens, outline, eval: quality } = await deterministicPart()
   const speed = []
@@ -112,6 +114,8 @@ async function measure() {
     speed.push(await speedRow(size))
     memory.push(memoryRow(size))
   }
+  log('memory of the semantic model')
+  const model = modelMemory()
   const manifest = JSON.parse(readFileSync(repoPath('package.json'), 'utf8'))
   return {
     schemaVersion: 1,
@@ -121,6 +125,7 @@ async function measure() {
       dsh: packageVersion('@deepseek-ai/dsh'),
       tokenizer: `gpt-tokenizer ${packageVersion('gpt-tokenizer')}, o200k_base`,
       native: nativeBinary(),
+      model: semanticModel(),
     },
     machine: {
       cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
@@ -134,7 +139,7 @@ async function measure() {
     outline,
     eval: quality,
     speed: { rows: speed },
-    memory: { rows: memory },
+    memory: { model, rows: memory },
     cost: costSection(tokens, parameters),
   }
 }
@@ -146,6 +151,7 @@ async function deterministicPart() {
   const { tokenRow } = await import('./tokens/tokens.mjs')
   const { largeOutlineRows } = await import('./tokens/outline.mjs')
   const { OUTLINE_BUDGET_TOKENS } = await import('../dist/outline.js')
+  const { pluginRanking } = await import('./tokens/dsh-turn.mjs')
   const { runEval } = await import('./eval.mjs')
   const measured = []
   for (const catalog of tokenCatalogs()) {
@@ -164,12 +170,13 @@ async function deterministicPart() {
     ...measured.map(({ id, label, tools, outline }) => ({ id, label, tools, ...outline })),
     ...await largeOutlineRows(),
   ]
-  log('eval: BFCL dev set and live check set')
+  log('eval: every labelled set, lexical and hybrid')
+  const files = [...new Set([...INPUT_FILES, ...EVAL_INPUT_FILES])]
   return {
-    inputs: Object.fromEntries(INPUT_FILES.map((file) => [file, sha256(readFileSync(repoPath(file)))])),
-    tokens: { toolSearchSchemaTokens, rows },
+    inputs: Object.fromEntries(files.map((file) => [file, sha256(readFileSync(repoPath(file)))])),
+    tokens: { ranking: await pluginRanking(), toolSearchSchemaTokens, rows },
     outline: { budget: OUTLINE_BUDGET_TOKENS, rows: outlineRows },
-    eval: runEval(),
+    eval: await runEval(),
   }
 }
 
@@ -189,6 +196,15 @@ function loadAverage() {
  */
 function packageVersion(name) {
   return JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version
+}
+
+/** The semantic model file hybrid indexes read, its size and hash; null without the model package. */
+function semanticModel() {
+  const file = modelFile()
+  if (file === null) return null
+  const bytes = readFileSync(file)
+  const { name, version } = JSON.parse(readFileSync(join(dirname(file), 'package.json'), 'utf8'))
+  return { package: `${name}@${version}`, bytes: bytes.length, sha256: sha256(bytes) }
 }
 
 /** The native addon this process actually loaded (from the loaded shared objects), and its hash. */

@@ -1,34 +1,36 @@
 #!/usr/bin/env node
-// `pnpm eval`: retrieval quality of the native ranking.
-// On the BFCL dev set: R@1, R@5, R@10 and NDCG@10 for all requests, for the part ranking
-// parameters were tuned on, and for the held-back part, plus exact-name Recall@1 over every
-// catalog tool. Then the same figures on the BFCL live check set (bench/data/bfcl-live), which
-// no ranking choice looked at.
+// `pnpm eval`: retrieval quality of the native ranking on labelled sets from six public sources
+// and on their union (bench/data/README.md), for both rankings: `lexical` (BM25F alone) and
+// `hybrid` (BM25F fused with the semantic model, the default when the model package is
+// installed). For each set and part: R@1, R@5, R@10 and NDCG@10, and exact-name Recall@1 over
+// every catalog tool. A source's dev part is what ranking choices may be tuned on; its held part
+// (a fixed 30% of requests, by a hash of the id) and the sources kept whole (BFCL live, AgentDojo)
+// never are.
 // `--json` prints the figures as JSON only.
-import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { ToolIndex } from '../index.js'
-import { isHeldBack, ndcgAt, recallAt, summarize } from './lib/eval-metrics.mjs'
-
-const data = fileURLToPath(new URL('./data/', import.meta.url))
+import { ndcgAt, recallAt, summarize } from './lib/eval-metrics.mjs'
+import { evalSets } from './lib/eval-sets.mjs'
+import { evalLines } from './report/eval-report.mjs'
 
 /**
- * Ranks every request of a labelled set against one index over its catalog.
- * @param {string} catalogFile @param {string} queriesFile
+ * @typedef {import('./lib/eval-figures.mjs').Ranking} Ranking
+ * @typedef {import('./lib/eval-figures.mjs').RankingFigures} RankingFigures
  */
-function rankSet(catalogFile, queriesFile) {
-  const catalogJson = readFileSync(`${data}${catalogFile}`, 'utf8')
-  /** @type {{name: string}[]} */
-  const catalog = JSON.parse(catalogJson)
-  const queries = readFileSync(`${data}${queriesFile}`, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => /** @type {{id: string, query: string, relevant: string[]}} */ (JSON.parse(line)))
-  const index = ToolIndex.fromJson(catalogJson)
-  const rows = queries.map(({ id, query, relevant }) => {
+
+/**
+ * Ranks every request of a set against one index of its catalog.
+ * @param {import('./lib/eval-sets.mjs').EvalSet} set
+ * @param {Ranking} ranking
+ */
+async function rankSet({ catalog, requests, whole }, ranking) {
+  const index = ToolIndex.fromJson(JSON.stringify(catalog), { ranking })
+  if (index.ranking !== ranking) throw new Error(`asked for a ${ranking} index, got a ${index.ranking} one`)
+  await index.ready()
+  const rows = requests.map(({ query, relevant, part }) => {
     const ranked = index.search(query, 10).map((hit) => hit.name)
     return {
-      heldBack: isHeldBack(id),
+      part,
       r1: recallAt(ranked, relevant, 1),
       r5: recallAt(ranked, relevant, 5),
       r10: recallAt(ranked, relevant, 10),
@@ -36,38 +38,57 @@ function rankSet(catalogFile, queriesFile) {
     }
   })
   const exactHits = catalog.filter(({ name }) => index.search(name, 1)[0]?.name === name).length
-  return { catalogTools: index.size, rows, exactNameR1: Math.round((exactHits / catalog.length) * 1000) / 1000 }
+  /** @type {RankingFigures} */
+  const figures = { exactNameR1: Math.round((exactHits / catalog.length) * 1000) / 1000, all: summarize(rows) }
+  if (!whole) {
+    figures.dev = summarize(rows.filter((row) => row.part === 'dev'))
+    figures.held = summarize(rows.filter((row) => row.part === 'held'))
+  }
+  return { tools: index.size, figures }
 }
 
-export function runEval() {
-  const dev = rankSet('bfcl/bfcl-catalog.json', 'bfcl/bfcl-dev-queries.jsonl')
-  const live = rankSet('bfcl-live/bfcl-live-catalog.json', 'bfcl-live/bfcl-live-queries.jsonl')
-  return {
-    catalogTools: dev.catalogTools,
-    all: summarize(dev.rows),
-    tuned: summarize(dev.rows.filter((row) => !row.heldBack)),
-    heldBack: summarize(dev.rows.filter((row) => row.heldBack)),
-    exactNameR1: dev.exactNameR1,
-    check: { catalogTools: live.catalogTools, ...summarize(live.rows), exactNameR1: live.exactNameR1 },
+/**
+ * Every set, ranked both ways. `defaultRanking` is what an index gets without options, as the
+ * plugin's `ranking: auto` builds them.
+ * @returns {Promise<import('./lib/eval-figures.mjs').EvalResults>}
+ */
+export async function runEval() {
+  const sets = []
+  for (const set of evalSets()) {
+    const lexical = await rankSet(set, 'lexical')
+    const hybrid = await rankSet(set, 'hybrid')
+    sets.push({ id: set.id, label: set.label, whole: set.whole, tools: lexical.tools, lexical: lexical.figures, hybrid: hybrid.figures })
   }
+  return { defaultRanking: ToolIndex.fromJson('[]').ranking, sets }
+}
+
+/**
+ * Markdown lines with each table's columns padded to one width, for reading in a terminal.
+ * @param {string[]} lines
+ */
+function aligned(lines) {
+  const isRow = (/** @type {string} */ line) => line.startsWith('|')
+  const out = [...lines]
+  for (let start = 0; start < out.length; start++) {
+    if (!isRow(out[start] ?? '') || isRow(out[start - 1] ?? '')) continue
+    let end = start
+    while (isRow(out[end] ?? '')) end++
+    const rows = out.slice(start, end).map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim()))
+    const rule = rows[1] ?? []
+    const widths = rule.map((_, column) => Math.max(...rows.map((cells) => (cells[column] ?? '').length)))
+    rows.forEach((cells, i) => {
+      out[start + i] = `| ${cells.map((cell, column) => {
+        const width = widths[column] ?? 0
+        const right = rule[column]?.endsWith(':') ?? false
+        if (i === 1) return right ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width)
+        return right ? cell.padStart(width) : cell.padEnd(width)
+      }).join(' | ')} |`
+    })
+  }
+  return out
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const result = runEval()
-  if (process.argv.includes('--json')) {
-    console.log(JSON.stringify(result, null, 2))
-  } else {
-    /** @param {{requests: number, r1: number, r5: number, r10: number, ndcg10: number}} m */
-    const cells = (m) => [m.r1, m.r5, m.r10, m.ndcg10].map((x) => x.toFixed(3).padEnd(6)).join(' ')
-    console.log(`BFCL dev set: ${result.all.requests} requests over ${result.catalogTools} tools`)
-    console.log('part        requests   R@1    R@5    R@10   NDCG@10')
-    for (const part of /** @type {const} */ (['all', 'tuned', 'heldBack'])) {
-      console.log(`${part.padEnd(11)} ${String(result[part].requests).padEnd(10)} ${cells(result[part])}`)
-    }
-    console.log(`exact-name Recall@1: ${result.exactNameR1.toFixed(3)} (every catalog tool searched by its name)`)
-    const { check } = result
-    console.log(`\nBFCL live check set (never tuned on): ${check.requests} requests over ${check.catalogTools} tools`)
-    console.log(`all         ${String(check.requests).padEnd(10)} ${cells(check)}`)
-    console.log(`exact-name Recall@1: ${check.exactNameR1.toFixed(3)}`)
-  }
+  const result = await runEval()
+  console.log(process.argv.includes('--json') ? JSON.stringify(result, null, 2) : aligned(evalLines(result)).join('\n'))
 }

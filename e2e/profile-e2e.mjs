@@ -34,8 +34,9 @@ import { parseJson } from './lib/observe.mjs'
 import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, packPlugin, peerResolution, platformKey, profileDir, profileOwnDshPackages, rowsLoading } from './lib/profile.mjs'
 import { Checks, summarizeRequests } from './lib/report.mjs'
 import { MCP_SERVER, catalogScenarios, mcpPatch } from './lib/catalog-scenarios.mjs'
-import { scenario } from './lib/scenarios.mjs'
+import { TARGET, scenario } from './lib/scenarios.mjs'
 import { readSession, sessionFiles } from './lib/session-log.mjs'
+import { fixtureTools } from './fixture-plugin/tools.js'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const FIXTURE_DIR = join(REPO, 'e2e', 'fixture-plugin')
@@ -110,7 +111,7 @@ async function main() {
   const fixture = await pack(FIXTURE_DIR, packs)
   const plugin = options.baseline ? undefined : await packPlugin(REPO, packs, options.tarball && resolve(options.tarball))
   report.fixture = { name: fixture.name, tarball: fixture.tarball }
-  if (plugin) report.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball, files: plugin.files, native: plugin.native }
+  if (plugin) report.plugin = { name: plugin.name, version: plugin.version, tarball: plugin.tarball, files: plugin.files, native: plugin.native, model: plugin.model }
 
   report.runs = []
   const record = (entry) => {
@@ -350,6 +351,20 @@ async function installPlugins(name, env, { dsh, hmrPatch, fixture, plugin }, che
     checks.add('the installed package\'s command line ranks its default catalog', found === 'mcp__github__create_issue', {
       observed: found ?? tail(cli.stderr || cli.stdout, 10),
     })
+    if (plugin.model) {
+      // The model package came along as an optional dependency, so the core ranks by meaning
+      // too: a request that shares no word with the fixture's forecast tool finds it.
+      const catalog = join(root, `fixture-catalog-${name}.json`)
+      writeFileSync(catalog, JSON.stringify(fixtureTools(() => '').map(({ name: tool, description, parameters }) => ({ name: tool, description, parameters }))))
+      const semantic = await installedCli(env, plugin.name, 'should I bring an umbrella tomorrow', 3, catalog)
+      const result = semantic.code === 0 ? parseJson(semantic.stdout) : undefined
+      checks.add(`${plugin.model.name} is installed with the plugin, so it ranks by words and meaning`, result?.ranking === 'hybrid', {
+        observed: result?.ranking ?? tail(semantic.stderr || semantic.stdout, 10),
+      })
+      checks.add('a request sharing no word with the weather tool finds it first, by meaning', result?.tools?.[0]?.name === TARGET, {
+        observed: result?.tools?.map?.((tool) => tool.name),
+      })
+    }
     const peers = peerResolution(env, plugin.name, dsh.dir)
     report.peerResolution ??= { profileOwnDshPackages: profileOwnDshPackages(env), peers }
     // Packages DSH shares as peers must be DSH's own instance: a dependency
@@ -367,8 +382,9 @@ async function installPlugins(name, env, { dsh, hmrPatch, fixture, plugin }, che
 }
 
 /** The installed package's command line, plain JavaScript beside the built dist/ it reads its rules from. */
-function installedCli(env, packageName) {
-  return run(process.execPath, [join(profileDir(env), 'node_modules', packageName, 'bin', 'dsh-tool-search.js'), 'search', 'create a github issue', '-n', '1', '--json'], { env })
+function installedCli(env, packageName, query = 'create a github issue', limit = 1, catalog = undefined) {
+  const args = ['search', query, '-n', String(limit), '--json', ...catalog ? ['-c', catalog] : []]
+  return run(process.execPath, [join(profileDir(env), 'node_modules', packageName, 'bin', 'dsh-tool-search.js'), ...args], { env })
 }
 
 /** An error report's messages without its stack frames, to show why dsh stopped. */

@@ -61,9 +61,7 @@ mod tool {
         let prefix_mins = [3, 4, 5, 6];
         let fusion_ks = [0.0, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0];
         let fusion_wholes = [0.5, 1.0, 1.5, 2.0, 3.0];
-        let fusion_pairs = [0.0, 0.1, 0.2, 0.3, 0.5, 1.0];
         let fusion_depths = [5, 10, 20, 50];
-        let value_weights = [0.0, 0.5, 0.75, 1.0, 1.5, 2.0];
         for round in 1..=4 {
             let before = best_score;
             let mut candidates: Vec<Params> = k1_values.iter().map(|&k1| Params { k1, ..best.clone() }).collect();
@@ -71,9 +69,7 @@ mod tool {
             candidates.extend(prefix_mins.iter().map(|&m| Params { prefix_min: m, ..best.clone() }));
             candidates.extend(fusion_ks.iter().map(|&k| Params { fusion_k: k, ..best.clone() }));
             candidates.extend(fusion_wholes.iter().map(|&w| Params { fusion_whole: w, ..best.clone() }));
-            candidates.extend(fusion_pairs.iter().map(|&w| Params { fusion_pair: w, ..best.clone() }));
             candidates.extend(fusion_depths.iter().map(|&d| Params { fusion_depth: d, ..best.clone() }));
-            candidates.extend(value_weights.iter().map(|&w| Params { value_weight: w, ..best.clone() }));
             for f in 0..best.weights.len() {
                 candidates.extend(weight_values.iter().map(|&w| with(&best, |p| p.weights[f] = w)));
                 candidates.extend(b_values.iter().map(|&b| with(&best, |p| p.b[f] = b)));

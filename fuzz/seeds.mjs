@@ -1,8 +1,9 @@
 // Derives the fuzz targets' seed inputs from the repository's real data, into fuzz/seeds/<target>/
 // (rewritten on every run, so they follow the data): tools of the BFCL, DSH and MCP catalogs in
 // the three catalog shapes the core reads, with BFCL requests, exact names and select: lists as
-// queries; their schemas; their names, descriptions and requests as analyzer text; and the events
-// of the real DSH sessions in fuzz/sessions/, whole and cut at each tool event.
+// queries; their schemas; their names, descriptions and requests as analyzer text; the events
+// of the real DSH sessions in fuzz/sessions/, whole and cut at each tool event; and small model
+// files cut from the shipped model.
 // Usage: node fuzz/seeds.mjs [maxBytes]
 
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -23,7 +24,7 @@ const requests = read('bench/data/bfcl/bfcl-dev-queries.jsonl').split('\n').filt
 /** BFCL alone has 1,437 tools; every tenth keeps the seed set small and still varied. */
 const sample = (list, source) => (source === 'bfcl' ? list.filter((_, i) => i % 10 === 0) : list)
 
-const seeds = { catalog_search: [], schema_walk: [], analyzer: [], replay: [] }
+const seeds = { catalog_search: [], schema_walk: [], analyzer: [], replay: [], model_file: [] }
 const add = (target, name, content) => {
   const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content)
   if (bytes.length <= MAX_BYTES) seeds[target].push([name, bytes])
@@ -65,6 +66,38 @@ for (const session of ['native', 'code']) {
     'reversed': [...toolEvents].reverse(),
   }
   for (const [edit, list] of Object.entries(edited)) add('replay', `${session}-${edit}`, JSON.stringify(list))
+}
+
+// Model files: the first rows of the shipped model, re-encoded small (src/semantic/model.rs has the format).
+const shipped = readFileSync(new URL('model/model.bin', root))
+for (const rows of [1, 3, 40]) add('model_file', `first-${rows}-rows`, smallModel(shipped, rows))
+
+/** A valid model file of the first `count` rows of `model`, with its checksum. */
+function smallModel(model, count) {
+  const dims = model.readUInt32LE(12)
+  const terms = model.readUInt32LE(16)
+  const lengths = model.subarray(32, 32 + terms)
+  const textsAt = 32 + terms
+  const keptText = lengths.subarray(0, count).reduce((sum, n) => sum + n, 0)
+  const allText = lengths.reduce((sum, n) => sum + n, 0)
+  const weightsAt = textsAt + allText
+  const rowsAt = weightsAt + 2 * terms
+  const body = Buffer.concat([
+    lengths.subarray(0, count), model.subarray(textsAt, textsAt + keptText),
+    model.subarray(weightsAt, weightsAt + 2 * count), model.subarray(rowsAt, rowsAt + dims * count),
+  ])
+  const header = Buffer.alloc(32)
+  model.copy(header, 0, 0, 16)
+  header.writeUInt32LE(count, 16)
+  header.writeUInt32LE(keptText, 20)
+  header.writeBigUInt64LE(fnv1a(body), 24)
+  return Buffer.concat([header, body])
+}
+
+function fnv1a(bytes) {
+  let hash = 0xcbf29ce484222325n
+  for (const byte of bytes) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn
+  return hash
 }
 
 for (const [target, files] of Object.entries(seeds)) {

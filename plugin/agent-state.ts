@@ -17,7 +17,7 @@ export interface RegisteredTools {
 /** The index an Agent searched last, valid while the catalog generation is unchanged. */
 export interface AgentCatalog {
   readonly generation: number
-  /** Content key of the corpus (see `Corpus.key`), so unused shared indexes can be dropped. */
+  /** Key of its index (`IndexCache.key`: ranking and corpus content), so unused shared indexes can be dropped. */
   readonly key: string
   readonly index: ToolIndex
 }

@@ -6,7 +6,11 @@
 import { createHash } from 'node:crypto'
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
 import { compareNames } from './contract.ts'
+import type { ChoiceOf } from './contract.ts'
 import { ToolIndex } from './native.ts'
+
+/** The `ranking` setting. */
+export type Ranking = ChoiceOf<'ranking'>
 
 /** One scope's searchable tools, ready for the native index. */
 export interface Corpus {
@@ -46,27 +50,35 @@ export function buildCorpus(tools: Iterable<ToolSchema>, searchable: (name: stri
 }
 
 /**
- * Native indexes by corpus content. An index is built the first time a corpus is searched and
- * reused by every later search of an equal corpus, whichever Agent asks; building a new one drops
- * the indexes no attached Agent uses any more.
+ * Native indexes by corpus content and ranking. An index is built the first time a corpus is
+ * searched and reused by every later search of an equal corpus with the same ranking, whichever
+ * Agent asks; building a new one drops the indexes no attached Agent uses any more.
  */
 export class IndexCache {
   private readonly indexes = new Map<string, ToolIndex>()
 
-  /** @param inUse - the corpus keys attached Agents currently hold. */
+  /** @param inUse - the index keys (see {@link IndexCache.key}) attached Agents currently hold. */
   constructor(private readonly inUse: () => Iterable<string>) {}
+
+  /** What an index is cached under: its ranking setting and its corpus's content. */
+  static key(corpus: Corpus, ranking: Ranking): string {
+    return `${ranking} ${corpus.key}`
+  }
 
   /**
    * @param corpus - the corpus to search.
-   * @returns its index, built now only if no equal corpus was indexed before.
+   * @param ranking - `auto`: the core's default (hybrid when the model package is installed);
+   *   `lexical`: BM25F alone.
+   * @returns its index, built now only if no equal corpus was indexed with that ranking before.
    */
-  index(corpus: Corpus): ToolIndex {
-    const cached = this.indexes.get(corpus.key)
+  index(corpus: Corpus, ranking: Ranking): ToolIndex {
+    const key = IndexCache.key(corpus, ranking)
+    const cached = this.indexes.get(key)
     if (cached !== undefined) return cached
-    const index = ToolIndex.fromJson(corpus.json)
+    const index = ToolIndex.fromJson(corpus.json, ranking === 'lexical' ? { ranking: 'lexical' } : undefined)
     const keep = new Set(this.inUse())
-    for (const key of this.indexes.keys()) if (!keep.has(key)) this.indexes.delete(key)
-    this.indexes.set(corpus.key, index)
+    for (const held of this.indexes.keys()) if (!keep.has(held)) this.indexes.delete(held)
+    this.indexes.set(key, index)
     return index
   }
 }

@@ -10,6 +10,12 @@
 /** The one tool this plugin adds; it is always offered and can never be blocked. */
 export const TOOL_SEARCH_NAME = 'tool_search'
 
+/**
+ * The package that carries the semantic model hybrid ranking embeds with: an optional dependency
+ * beside the platform packages, resolved by the addon's entry (index.js).
+ */
+export const MODEL_PACKAGE = '@anionex/dsh-tool-search-model'
+
 /** The settings namespace the plugin owns (`tool-search:` in `$DSH_HOME/settings.yaml`). */
 export const SETTINGS_NAMESPACE = 'tool-search'
 
@@ -163,6 +169,16 @@ export const SETTINGS = {
     min: 0,
     max: 10,
     description: 'Deferred tools loaded for each new user message before the model sees it, found with the message as the query (0-10; 0 turns prefetch off).',
+  },
+  /**
+   * How tool_search ranks: `auto` fuses BM25F with the semantic model when the model package is
+   * installed (lexical otherwise); `lexical` is BM25F alone.
+   */
+  ranking: {
+    kind: 'choice',
+    default: 'auto',
+    choices: ['auto', 'lexical'],
+    description: 'auto: BM25F fused with the semantic model (the optional package @anionex/dsh-tool-search-model) when it is installed, BM25F alone otherwise. lexical: BM25F alone.',
   },
   /**
    * Whether tools are deferred whatever the catalog (`always`), or only while the deferred

@@ -1,10 +1,10 @@
 /**
- * The one import site of the Rust core, and a guarded one. `../index.js` is the napi-rs loader at
+ * The one import site of the Rust core, and a guarded one. `../index.js` is the addon's entry at
  * the package root (the package's `./native` export), one directory up both from `plugin/*.ts`,
  * which the tests run, and from the built `dist/*.js`, which the packed package ships.
  *
- * That loader throws while it is being imported when no binary loads (the platform package is
- * missing, built for another libc, corrupt, or from another version). A static import would take
+ * It throws while it is being imported when no binary loads (napi-rs's loader, `binding.js`, finds
+ * none: the platform package is missing, built for another libc, corrupt, or from another version). A static import would take
  * this whole module graph down with it, and DSH would report only that the plugin "could not be
  * resolved". So the loader is imported here inside a `try`, once, and everything downstream reads
  * the outcome: the plugin steps aside and says why, the command line says why and exits 2.

@@ -2,7 +2,8 @@
  * Which prebuilt native core serves this machine, and what to tell the user when it does not load.
  *
  * The core ships as one npm package per platform, named in the plugin's `optionalDependencies`
- * (`<plugin>-<platform key>`), and a package manager installs the one matching the machine, or
+ * (`<plugin>-<platform key>`, beside the model package), and a package manager installs the one
+ * matching the machine, or
  * none at all when it skips optional dependencies. The supported list is read from those
  * `optionalDependencies`, the list package managers install from, so the message names exactly
  * the platforms a user can get.
@@ -12,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { MODEL_PACKAGE } from './contract.ts'
 
 /**
  * The plugin's package root: one directory up from `plugin/*.ts` and from the built `dist/*.js`.
@@ -80,7 +82,9 @@ export function loadContext(): LoadContext {
   return {
     key,
     plugin: { name: manifest.name, version: manifest.version },
-    supported: Object.keys(manifest.optionalDependencies ?? {}).filter(name => name.startsWith(prefix)).map(name => name.slice(prefix.length)),
+    supported: Object.keys(manifest.optionalDependencies ?? {})
+      .filter(name => name.startsWith(prefix) && name !== MODEL_PACKAGE)
+      .map(name => name.slice(prefix.length)),
     installedVersion: installedVersion(`${prefix}${key}`),
     profile: /[\\/]profiles[\\/]([^\\/]+)[\\/]node_modules[\\/]/.exec(PACKAGE_ROOT)?.[1],
     overridePath: process.env['NAPI_RS_NATIVE_LIBRARY_PATH'] || undefined,

@@ -78,7 +78,7 @@ export class ToolSearchRuntime {
     ctx.on('system-prompt/change', invalidate)
     settings.onChange((next, prev) => {
       this.policy = new VisibilityPolicy(next, DEFAULT_CORE_TOOLS)
-      if (!sameNames(next.neverSearch, prev.neverSearch)) invalidate()
+      if (!sameNames(next.neverSearch, prev.neverSearch) || next.ranking !== prev.ranking) invalidate()
       if (next.defaultLimit !== prev.defaultLimit) this.registerTool()
     })
     this.registerTool()
@@ -326,10 +326,12 @@ export class ToolSearchRuntime {
     for (const name of corpus.skipped) {
       this.warnOnce(`tool ${name} is left out of the search catalog: its schema is not JSON-serializable`)
     }
-    const index = this.indexes.index(corpus)
-    // An oversized catalog is still searched; the index says what it left out (see README "Limits").
+    const ranking = this.settings.current.ranking
+    const index = this.indexes.index(corpus, ranking)
+    // An oversized catalog is still searched; the index says what it left out (see README
+    // "Limits"), or that the model package could not be read and searches are lexical.
     for (const warning of index.warnings) this.warnOnce(warning)
-    return { generation: registered.generation, key: corpus.key, index }
+    return { generation: registered.generation, key: IndexCache.key(corpus, ranking), index }
   }
 
   private warnOnce(warning: string): void {

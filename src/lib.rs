@@ -10,8 +10,10 @@
 //! - `analysis/`: text to terms (identifier splitting, folding, CJK pieces, stop words, stemming),
 //!   the same for tools and queries;
 //! - `index/`: the inverted index and the BM25 arithmetic, built once per catalog;
+//! - `semantic/`: a static embedding model, and each tool's vector in a hybrid index;
 //! - `search/`: a [`Searcher`] answers a query from an index (query forms, term expansion, BM25F
-//!   scores, fusion of compound queries, order, explanations);
+//!   scores, fusion of compound queries, the blend with the semantic signal, order,
+//!   explanations);
 //! - `replay.rs` rebuilds a selection from session events; `limits.rs` holds every bound on what
 //!   the core takes.
 //!
@@ -29,6 +31,7 @@ mod limits;
 mod node;
 mod replay;
 mod search;
+mod semantic;
 #[cfg(test)]
 mod tests;
 
@@ -46,11 +49,13 @@ pub use input::summary::{summarize, MAX_SUMMARY_CHARS};
 // Every bound on what the core takes, and the checks the addon makes before it reads a value.
 pub use limits::{
     check_exclusions, check_query, check_query_units, result_count, TextLimit, CATALOG_TEXT, EVENTS_TEXT, MAX_CATALOG_BYTES,
-    MAX_EVENTS_BYTES, MAX_NAME_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS, PAYLOAD_TEXT, TOOL_NAME,
+    MAX_EVENTS_BYTES, MAX_NAME_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS, MODEL_PATH, PAYLOAD_TEXT, TOOL_NAME,
 };
 // What the model is told about the catalog besides ranked hits.
 pub use hints::{match_strength, nearest, outline, Group, Outline};
 // Selections rebuilt from session events.
 pub use replay::{selection_from_events, selection_from_payload, ReplayError, Selection, SEARCH_TOOL};
 // Searching an index: hits, query forms, explanations.
-pub use search::{requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, TermMatch};
+pub use search::{requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, SemanticPart, TermMatch};
+// The semantic model a hybrid index embeds tools and queries with.
+pub use semantic::{Model, ModelError, MAX_MODEL_BYTES};

@@ -84,6 +84,8 @@ pub const CATALOG_TEXT: TextLimit = TextLimit { name: "tool catalog", max_bytes:
 pub const EVENTS_TEXT: TextLimit = TextLimit { name: "session events text", max_bytes: MAX_EVENTS_BYTES };
 pub const PAYLOAD_TEXT: TextLimit = TextLimit { name: "payload text", max_bytes: MAX_EVENTS_BYTES };
 pub const TOOL_NAME: TextLimit = TextLimit { name: "tool name", max_bytes: MAX_NAME_BYTES };
+/// A model file's path: far longer than any file system takes.
+pub const MODEL_PATH: TextLimit = TextLimit { name: "model path", max_bytes: 4096 };
 
 impl TextLimit {
     /// Refuses a text of `bytes` bytes of UTF-8 over the bound.

@@ -4,6 +4,7 @@ import { cli, cliJson, fixture } from './cli.ts'
 
 interface ExplainJson extends Explanation {
   query: string
+  ranking: 'lexical' | 'hybrid'
   matches: number
   above: { name: string, score: number }[]
 }
@@ -12,9 +13,10 @@ const WEATHER = fixture('weather.json')
 
 describe('explain', () => {
   it('gives the rank, the score, each matched term with its weight and fields, and the indexed text', () => {
-    const { code, json } = cliJson<ExplainJson>(['explain', 'weather forecast for Paris', 'get_forecast', '-c', WEATHER])
+    // Lexically, the score is the sum of the terms' contributions.
+    const { code, json } = cliJson<ExplainJson>(['explain', 'weather forecast for Paris', 'get_forecast', '-c', WEATHER, '--ranking', 'lexical'])
     expect(code).toBe(0)
-    expect(json).toMatchObject({ query: 'weather forecast for Paris', name: 'get_forecast', rank: 1, exact: false, fused: false, matches: 1, above: [] })
+    expect(json).toMatchObject({ query: 'weather forecast for Paris', ranking: 'lexical', name: 'get_forecast', rank: 1, exact: false, fused: false, semantic: null, matches: 1, above: [] })
     const weather = json.terms.find(term => term.term === 'weather')
     expect(weather).toMatchObject({ queryWord: 'weather', kind: 'word', fields: { name: 0, description: 2, parameter: 0, schema: 0 } })
     expect(weather!.idf).toBeGreaterThan(0)
@@ -23,12 +25,24 @@ describe('explain', () => {
     expect(json.text).toMatch(/^get_forecast Get the weather forecast for a city/)
   })
 
+  it('splits a hybrid score into what the similarity adds and what the words add', () => {
+    const { json } = cliJson<ExplainJson>(['explain', 'weather forecast for Paris', 'get_forecast', '-c', WEATHER])
+    expect(json).toMatchObject({ ranking: 'hybrid', rank: 1 })
+    expect(json.semantic!.similarity).toBeGreaterThan(0.3)
+    expect(json.semantic!.part).toBeGreaterThan(0)
+    expect(json.semantic!.part).toBeLessThanOrEqual(json.score)
+    const text = cli(['explain', 'weather forecast for Paris', 'get_forecast', '-c', WEATHER]).stdout.replace(/\n/g, ' ')
+    expect(text).toContain(`Meaning: its similarity to the query is ${json.semantic!.similarity.toFixed(3)}, which adds`)
+    expect(cli(['explain', 'weather forecast for Paris', 'get_forecast', '-c', WEATHER, '--ranking', 'lexical']).stdout.replace(/\n/g, ' '))
+      .toContain('Ranked by words alone (the semantic model is not in use).')
+  })
+
   it('prints the explanation as text: headline, term table, tools above, indexed text', () => {
-    const run = cli(['explain', 'open an issue in the project', 'create_issue', '-c', WEATHER])
+    const run = cli(['explain', 'open an issue in the project', 'create_issue', '-c', WEATHER, '--ranking', 'lexical'])
     expect(run.code).toBe(0)
     const lines = run.stdout.split('\n')
     expect(lines[0]).toMatch(/^create_issue ranks 1st of 1 matching tool for "open an issue in the project", score \d+\.\d{3}$/)
-    expect(lines).toContain('Matched terms (occurrences per field):')
+    expect(lines).toContain('Matched terms (occurrences per field; share: of the lexical score):')
     expect(lines.find(line => /^\s+issu\s+issue\s+word\s/.test(line))).toBeDefined()
     expect(lines).toContain('Indexed text:')
     expect(run.stdout).not.toContain('Ranked above it')
@@ -44,11 +58,11 @@ describe('explain', () => {
   })
 
   it('says when the tool does not match, or is named exactly', () => {
-    const miss = cli(['explain', 'convert money', 'get_forecast', '-c', WEATHER])
+    const miss = cli(['explain', 'convert money', 'get_forecast', '-c', WEATHER, '--ranking', 'lexical'])
     expect(miss.code).toBe(0)
     expect(miss.stdout).toMatch(/^get_forecast does not match "convert money": none of its indexed terms is a term of the query\./)
-    expect(cliJson<ExplainJson>(['explain', 'convert money', 'get_forecast', '-c', WEATHER]).json).toMatchObject({ rank: null, score: 0, terms: [] })
-    const exact = cli(['explain', 'create_issue', 'create_issue', '-c', WEATHER])
+    expect(cliJson<ExplainJson>(['explain', 'convert money', 'get_forecast', '-c', WEATHER, '--ranking', 'lexical']).json).toMatchObject({ rank: null, score: 0, terms: [] })
+    const exact = cli(['explain', 'create_issue', 'create_issue', '-c', WEATHER, '--ranking', 'lexical'])
     // The headline wraps at the output width.
     expect(exact.stdout.split('\n\n')[0]?.replace(/\n/g, ' ')).toMatch(/^create_issue ranks 1st .* \(the query is its exact name, which always ranks first\)$/)
   })

@@ -31,7 +31,7 @@ describe('search', () => {
     expect(run.stderr).toBe('')
     const lines = run.stdout.trimEnd().split('\n')
     expect(lines[0]).toBe('1 matching tool for "will it rain in Paris"')
-    expect(lines[1]).toBe(`in ${WEATHER} (4 tools)`)
+    expect(lines[1]).toBe(`in ${WEATHER} (4 tools), ranked by words and meaning`)
     expect(lines[3]).toMatch(/^#\s+score\s+tool\s+description$/)
     expect(lines[4]).toMatch(/^1\s+\d+\.\d{3}\s+get_forecast\s+Get the weather forecast/)
   })
@@ -39,7 +39,7 @@ describe('search', () => {
   it('prints {query, catalog, matches, tools} as JSON, at most --limit tools', () => {
     const { code, json } = cliJson<SearchJson>(['search', 'money issue room weather', '-c', WEATHER, '--limit', '2'])
     expect(code).toBe(0)
-    expect(json).toEqual({ query: 'money issue room weather', catalog: WEATHER, matches: 4, tools: expect.any(Array) })
+    expect(json).toEqual({ query: 'money issue room weather', catalog: WEATHER, ranking: 'hybrid', matches: 4, tools: expect.any(Array) })
     expect(json.tools).toHaveLength(2)
     for (const tool of json.tools) expect(Object.keys(tool).sort()).toEqual(['description', 'name', 'score'])
     expect(json.tools[0]!.score).toBeGreaterThanOrEqual(json.tools[1]!.score)
@@ -82,7 +82,7 @@ describe('search', () => {
   it('says so when nothing matches, and exits 0', () => {
     const run = cli(['search', 'zebra', '-c', WEATHER])
     expect(run.code).toBe(0)
-    expect(run.stdout).toBe(`0 matching tools for "zebra"\nin ${WEATHER} (4 tools)\n`)
+    expect(run.stdout).toBe(`0 matching tools for "zebra"\nin ${WEATHER} (4 tools), ranked by words and meaning\n`)
   })
 
   it('takes the query forms tool_search takes', () => {

@@ -62,7 +62,8 @@ describe('ToolIndex.fromJson', () => {
     // JSON.stringify cannot build this (it recurses), so the text is written directly.
     const depth = 100_000
     const schema = '{"properties":{"node":'.repeat(depth) + '{"description":"bottom word"}' + '}}'.repeat(depth)
-    const index = ToolIndex.fromJson(`[{"name":"deep","parameters":${schema}},{"name":"flat","description":"other"}]`)
+    // Lexical: the depth bound is the lexical index's; a model would relate "bottom" to "deep".
+    const index = ToolIndex.fromJson(`[{"name":"deep","parameters":${schema}},{"name":"flat","description":"other"}]`, { ranking: 'lexical' })
     expect(index.size).toBe(2)
     expect(index.search('node', 5).map((hit) => hit.name)).toEqual(['deep'])
     expect(index.search('bottom', 5)).toEqual([])

@@ -3,6 +3,7 @@
 // in a fresh module instance; the other failures are the loader's results, injected.
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
+import { MODEL_PACKAGE } from '../../plugin/contract.ts'
 import { loadNative } from '../../plugin/native.ts'
 import { describeLoadFailure, platformKey, type LoadContext } from '../../plugin/platform.ts'
 
@@ -48,8 +49,9 @@ describe('loading the native core', () => {
 
   it('turns the loader\'s throw at import into a result, with the message naming why', async () => {
     process.env['NAPI_RS_NATIVE_LIBRARY_PATH'] = '/nonexistent/dsh-tool-search.node'
-    // A query string makes a fresh instance of the loader, which runs its search again.
-    const load = await loadNative(() => import('../../index.js?no-binary' as string) as Promise<Record<string, unknown>>)
+    // A query string makes a fresh instance of napi-rs's loader (binding.js, which the entry
+    // index.js imports), which runs its search again.
+    const load = await loadNative(() => import('../../binding.js?no-binary' as string) as Promise<Record<string, unknown>>)
     expect(load.core).toBeUndefined()
     expect(load.error).toContain('NAPI_RS_NATIVE_LIBRARY_PATH names /nonexistent/dsh-tool-search.node')
     expect(load.error).toContain(`this machine is ${platformKey()}`)
@@ -63,7 +65,7 @@ describe('loading the native core', () => {
 
   it('reads the supported platforms from the manifest\'s optionalDependencies, at the plugin\'s version', async () => {
     const load = await loadNative(() => Promise.reject(notFound('Cannot find module \'./x.node\'')))
-    const keys = Object.keys(manifest.optionalDependencies).map(name => name.slice(`${PACKAGE}-`.length))
+    const keys = Object.keys(manifest.optionalDependencies).filter(name => name !== MODEL_PACKAGE).map(name => name.slice(`${PACKAGE}-`.length))
     expect(keys).toHaveLength(manifest.napi.targets.length)
     expect(load.error).toContain(`Prebuilt cores exist for ${keys.join(', ')}.`)
     expect(load.error).toContain(`${PACKAGE}-${platformKey()}@${manifest.version}`)

@@ -88,16 +88,16 @@ describe('a search that finds nothing strong', () => {
   })
 
   it('shows weak matches as candidates without loading them, and select: then loads one', async () => {
-    // `query` is in the postgres tool's name, as one word among the tool's many: a weak match.
+    // "markdown" is only in the GitHub tool's body parameter, deep in its schema: a weak match.
     const h = await started()
     const { agent } = await h.agent('a')
-    await h.run(agent, 'q', toolCall('c1', 'tool_search', { query: 'run the nightly numbers' }), toolCall('c2', 'tool_search', { query: 'select:mcp__postgres__query' }), reply('ok'))
+    await h.run(agent, 'q', toolCall('c1', 'tool_search', { query: 'markdown for the nightly numbers' }), toolCall('c2', 'tool_search', { query: 'select:mcp__github__create_issue' }), reply('ok'))
     const weak = payloadOf(loggedResult(agent, 'c1').text)
     expect(weak.tools).toEqual([])
     expect(weak.note).toMatch(/^Only weak matches \(the candidates\); nothing was loaded\./)
-    expect(weak.candidates?.map(hit => hit.name)).toContain('mcp__postgres__query')
+    expect(weak.candidates?.map(hit => hit.name)).toContain('mcp__github__create_issue')
     expect(deferredOffered(h, 1)).toEqual([])
-    expect(deferredOffered(h)).toEqual(['mcp__postgres__query'])
+    expect(deferredOffered(h)).toEqual(['mcp__github__create_issue'])
   })
 
   it('a strong match is answered as before: the plain version-1 payload', async () => {

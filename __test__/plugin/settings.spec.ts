@@ -153,4 +153,19 @@ describe('live settings', () => {
     expect(limitDescription(h.model.requests[2]?.tools)).toContain('Default: 2.')
     expect(foundNames(loggedResult(other, 'c1'))).toHaveLength(2)
   })
+
+  it('ranking: auto finds a tool by meaning (the model package is installed in a checkout); lexical by words alone', async () => {
+    harness = await createHarness({ settings: true })
+    const h = harness
+    // No fixture tool has "rain" or "tomorrow": only the semantic model relates them to a forecast.
+    const query = 'will it rain tomorrow'
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'rain?', toolCall('c1', 'tool_search', { query }), reply('ok'))
+    expect(foundNames(loggedResult(agent, 'c1'))[0]).toBe(WEATHER)
+
+    await changeSettings(h, { ranking: 'lexical' })
+    const { agent: other } = await h.agent('b')
+    await h.run(other, 'rain?', toolCall('c1', 'tool_search', { query }), reply('ok'))
+    expect(foundNames(loggedResult(other, 'c1'))).toEqual([])
+  })
 })

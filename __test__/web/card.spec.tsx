@@ -256,6 +256,16 @@ describe('the Tool Search card', () => {
     expect(h.ctx.toolSearch.settings().defaultLimit).toBe(5)
   })
 
+  it('saves the ranking', async () => {
+    const { h } = await mount()
+    await open()
+    const ranking = screen.getByRole('combobox', { name: 'Ranking' }) as HTMLSelectElement
+    expect([ranking.value, [...ranking.options].map(option => option.textContent)]).toEqual(['auto', ['Automatic (words and meaning)', 'Words only']])
+    fireEvent.change(ranking, { target: { value: 'lexical' } })
+    await waitFor(() => { expect(stored(h)).toEqual({ ranking: 'lexical' }) })
+    await waitFor(() => { expect(ranking.value).toBe('lexical') })
+  })
+
   it('saves the deferral mode and its threshold, which the plugin applies from the next user message', async () => {
     const { h } = await mount()
     const { agent } = await h.agent('a')

@@ -20,8 +20,10 @@ import { sessionRequests } from './session.mjs'
  */
 
 /** Dollars are kept to a millionth of a cent: far below any figure the report prints. */
-const round = (/** @type {number} */ dollars) => Math.round(dollars * 1e8) / 1e8
-const percent = (/** @type {number} */ part, /** @type {number} */ whole) => Math.round((part / whole) * 1000) / 10
+// `+ 0` turns the -0 a tiny negative rounds to into 0: JSON writes both as 0, and the check that
+// the recorded section follows from its inputs compares with Object.is.
+const round = (/** @type {number} */ dollars) => Math.round(dollars * 1e8) / 1e8 + 0
+const percent = (/** @type {number} */ part, /** @type {number} */ whole) => Math.round((part / whole) * 1000) / 10 + 0
 
 /**
  * @param {TokenTable} tokens - the recorded token table.

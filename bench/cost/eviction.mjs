@@ -14,7 +14,7 @@ import { sessionRequests } from './session.mjs'
  * @typedef {import('./session.mjs').ToolSurface} ToolSurface
  */
 
-const round = (/** @type {number} */ dollars) => Math.round(dollars * 1e8) / 1e8
+const round = (/** @type {number} */ dollars) => Math.round(dollars * 1e8) / 1e8 + 0
 
 /**
  * @param {CostParameters} parameters

@@ -2,19 +2,20 @@
 // text is printed by `pnpm benchmark` and kept in the README between the benchmark markers, so
 // the README can always be regenerated from the JSON and checked against it.
 import { costLines } from './cost-report.mjs'
+import { evalLines } from './eval-report.mjs'
 
 /**
  * The parsed docs/benchmark-results.json: the shape benchmark.mjs writes, named after the
  * functions that measure each part.
  * @typedef {object} Results
- * @property {{node: string, dsh: string, tokenizer: string}} versions
+ * @property {{node: string, dsh: string, tokenizer: string, model: {package: string, bytes: number, sha256: string} | null}} versions
  * @property {{cpu: string, cores: number, os: string, loadAverage: {start: number[], end: number[]}}} machine
- * @property {{toolSearchSchemaTokens: number, rows: (Omit<TokenRow, 'withPlugin' | 'outline'> & {withPlugin: Omit<TokenRow['withPlugin'], 'toolSearchSchemaTokens'>})[]}} tokens
+ * @property {{ranking: import('../lib/eval-figures.mjs').Ranking, toolSearchSchemaTokens: number, rows: (Omit<TokenRow, 'withPlugin' | 'outline'> & {withPlugin: Omit<TokenRow['withPlugin'], 'toolSearchSchemaTokens'>})[]}} tokens
  * @property {{budget: number, rows: {id: string, label: string, tools: number, tokens: number, estimate: number, text: string}[]}} outline
  * @property {import('./cost-report.mjs').CostResults} cost
- * @property {ReturnType<typeof import('../eval.mjs').runEval>} eval
+ * @property {import('../lib/eval-figures.mjs').EvalResults} eval
  * @property {{rows: Awaited<ReturnType<typeof import('../speed/speed.mjs').speedRow>>[]}} speed
- * @property {{rows: ReturnType<typeof import('../speed/memory.mjs').memoryRow>[]}} memory
+ * @property {{model: ReturnType<typeof import('../speed/memory.mjs').modelMemory>, rows: ReturnType<typeof import('../speed/memory.mjs').memoryRow>[]}} memory
  * @typedef {Awaited<ReturnType<typeof import('../tokens/tokens.mjs').tokenRow>>} TokenRow
  * @typedef {{median: number, p99: number, runs: number, budget?: number}} Timing
  */
@@ -24,7 +25,6 @@ const pct = (/** @type {number} */ n) => `${n.toFixed(1)}%`
 const ms = (/** @type {number} */ n) => (n < 0.1 ? n.toFixed(4) : n < 10 ? n.toFixed(3) : n.toFixed(1))
 /** MiB; a growth that rounds to zero prints as 0, never -0. */
 const mb = (/** @type {number} */ bytes, digits = 1) => (bytes / 2 ** 20).toFixed(digits).replace(/^-(0\.0+)$/, '$1')
-const fixed3 = (/** @type {number} */ n) => n.toFixed(3)
 const signedPct = (/** @type {number} */ n) => `${n > 0 ? '+' : ''}${n.toFixed(1)}%`
 /** How far the plugin's estimate of every tool's schema is from o200k, in percent. */
 const estimateError = (/** @type {Results['tokens']['rows'][number]} */ { withoutPlugin }) => ((withoutPlugin.estimated - withoutPlugin.tokens) / withoutPlugin.tokens) * 100
@@ -40,7 +40,7 @@ export function renderReport(results) {
     ...tokensSection(results),
     ...costLines(results.cost),
     ...outlineSection(results),
-    ...evalSection(results),
+    ...evalLines(results.eval),
     ...speedSection(results),
     ...memorySection(results),
   ].join('\n')
@@ -80,7 +80,8 @@ function tokensSection({ tokens, versions }) {
       + `instead of a tokenizer. Against the "Without plugin" column it is off by ${signedPct(Math.min(...errors))} to ${signedPct(Math.max(...errors))} `
       + `(row by row: ${errors.map(signedPct).join(', ')}).`,
     '',
-    'The searches behind "After one search" (the query is what the scripted model sends `tool_search`):',
+    `The searches behind "After one search" (the query is what the scripted model sends \`tool_search\`; ranked ${tokens.ranking}, `
+      + 'as the plugin ranks with its default settings):',
     '',
   )
   for (const row of tokens.rows) {
@@ -111,34 +112,6 @@ function outlineSection({ outline, versions }) {
 }
 
 /** @param {Results} results */
-function evalSection({ eval: quality }) {
-  const lines = [
-    '### Retrieval quality (`pnpm eval`)',
-    '',
-    `BFCL dev set: ${int(quality.all.requests)} real requests over ${int(quality.catalogTools)} real tools; `
-      + 'the ranking was tuned on the "tuned" part only, "held back" is a fixed 30% of requests (hash of the id) it never saw.',
-    '',
-    '| Part | Requests | R@1 | R@5 | R@10 | NDCG@10 |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-  ]
-  for (const [part, label] of /** @type {const} */ ([['all', 'all'], ['tuned', 'tuned'], ['heldBack', 'held back']])) {
-    const m = quality[part]
-    lines.push(`| ${label} | ${int(m.requests)} | ${fixed3(m.r1)} | ${fixed3(m.r5)} | ${fixed3(m.r10)} | ${fixed3(m.ndcg10)} |`)
-  }
-  lines.push('', `Exact-name Recall@1 (every catalog tool searched by its own name): ${fixed3(quality.exactNameR1)}.`, '')
-  const check = quality.check
-  lines.push(
-    `BFCL live check set ([bench/data/bfcl-live](bench/data/bfcl-live/README.md)): ${int(check.requests)} requests `
-      + `contributed by BFCL's users over the ${int(check.catalogTools)} tools they were written for (the dev catalog holds `
-      + 'them too, as distractors); no ranking choice looked at these requests. '
-      + `R@1 ${fixed3(check.r1)}, R@5 ${fixed3(check.r5)}, R@10 ${fixed3(check.r10)}, NDCG@10 ${fixed3(check.ndcg10)}; `
-      + `exact-name Recall@1 ${fixed3(check.exactNameR1)}.`,
-    '',
-  )
-  return lines
-}
-
-/** @param {Results} results */
 function speedSection({ speed, machine, versions }) {
   const lines = [
     '### Speed',
@@ -146,15 +119,18 @@ function speedSection({ speed, machine, versions }) {
     `${machine.cpu}, ${machine.cores} cores, ${machine.os}; Node ${versions.node}; load average (1, 5, 15 min) `
       + `${machine.loadAverage.start.join(' ')} at the start, ${machine.loadAverage.end.join(' ')} at the end. Real tools (the BFCL catalog, grown with renamed copies), `
       + 'milliseconds, median and p99. `fromJson` and `search` go through the Node-API boundary; the filter is the plugin\'s '
-      + 'per-model-call prompt filter on a real DSH assembly with five selected tools. Budgets are DESIGN.md\'s and are judged '
+      + 'per-model-call prompt filter on a real DSH assembly with five selected tools. Budgets are DESIGN.md\'s, and for a hybrid '
+      + '`fromJson` the ranking issue\'s (50 ms at 1,000 tools with a static model; none at 10,000); they are judged '
       + 'on the median; timings vary with the machine and its load.',
     '',
     '| Step | Tools | Median | p99 | Runs | Budget | Verdict |',
     '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
   ]
   const steps = /** @type {const} */ ([
-    ['`ToolIndex.fromJson`', 'buildMs'],
-    ['one `search` (limit 5)', 'searchMs'],
+    ['`ToolIndex.fromJson`, lexical', 'buildMs'],
+    ['one `search` (limit 5), lexical', 'searchMs'],
+    ['`ToolIndex.fromJson`, hybrid', 'hybridBuildMs'],
+    ['one `search` (limit 5), hybrid', 'hybridSearchMs'],
     ['prompt filter, per model call', 'filterMs'],
     ['DSH\'s own prompt assembly (for scale)', 'dshAssembleMs'],
   ])
@@ -180,20 +156,34 @@ function verdict({ median, budget }) {
 }
 
 /** @param {Results} results */
-function memorySection({ memory }) {
+function memorySection({ memory, versions }) {
   const lines = [
     '### Memory',
     '',
-    'One index of real tools, each size in a fresh Node process, after a full GC before and after `ToolIndex.fromJson` '
-      + '(MiB). The index lives in Rust, so it shows in RSS, not in the V8 heap.',
+    'One index of real tools, each size and ranking in fresh Node processes, after a full GC before and after '
+      + '`ToolIndex.fromJson` (MiB). Each process first builds an index of one tool of the same ranking, so the growth is '
+      + 'the index\'s own, not what a process sets up once; the row is the run of median RSS growth, the range that of every '
+      + 'run. The index lives in Rust, so it shows in RSS, not in the V8 heap.',
     '',
-    '| Tools | Catalog JSON | RSS before | RSS after | Index (RSS growth) | V8 heap growth | External growth |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| Tools | Ranking | Catalog JSON | RSS before | RSS after | Index (RSS growth) | Range over runs | V8 heap growth | External growth |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ]
-  for (const { tools, catalogBytes, before, after } of memory.rows) {
-    lines.push(`| ${int(tools)} | ${mb(catalogBytes, 2)} | ${mb(before.rss)} | ${mb(after.rss)} | ${mb(after.rss - before.rss)} `
-      + `| ${mb(after.heapUsed - before.heapUsed)} | ${mb(after.external - before.external)} |`)
+  for (const row of memory.rows) {
+    for (const [ranking, { before, after, rssGrowths }] of /** @type {const} */ ([['lexical', row], ['hybrid', row.hybrid]])) {
+      lines.push(`| ${int(row.tools)} | ${ranking} | ${mb(row.catalogBytes, 2)} | ${mb(before.rss)} | ${mb(after.rss)} | ${mb(after.rss - before.rss)} `
+        + `| ${range(rssGrowths)} (${rssGrowths.length}) | ${mb(after.heapUsed - before.heapUsed)} | ${mb(after.external - before.external)} |`)
+    }
   }
-  lines.push('')
+  const { model } = memory
+  lines.push(
+    '',
+    `The semantic model (${versions.model === null ? 'not installed' : `${versions.model.package}, a ${mb(versions.model.bytes)} MiB file`}) `
+      + `is read once per process and shared by every index after it: ${mb(model.after.rss - model.before.rss)} MiB of RSS `
+      + `(${range(model.rssGrowths)} over ${model.rssGrowths.length} runs).`,
+    '',
+  )
   return lines
 }
+
+/** The smallest and largest of ascending byte counts, in MiB. @param {number[]} sorted */
+const range = (sorted) => `${mb(sorted[0] ?? 0)} to ${mb(sorted.at(-1) ?? 0)}`

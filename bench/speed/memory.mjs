@@ -1,15 +1,46 @@
-// Memory before and after building one native index of 100, 1,000 and 10,000 real tools, each
-// size in its own fresh Node process (memory-probe.mjs).
+// Memory before and after building one native index of 100, 1,000 and 10,000 real tools, lexical
+// and hybrid, in fresh Node processes (memory-probe.mjs), and what reading the semantic model
+// costs a process, once.
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 const PROBE = fileURLToPath(new URL('./memory-probe.mjs', import.meta.url))
 
 /**
+ * Fresh processes per figure. An index is built on several threads, and how much of what they
+ * allocate stays resident differs from run to run, so each figure is the run of median RSS
+ * growth, with every run's growth beside it.
+ */
+const RUNS = 7
+
+/**
+ * @typedef {{rss: number, heapUsed: number, external: number}} Usage bytes
+ * @typedef {{before: Usage, after: Usage, rssGrowths: number[]}} Measured the median run, and every run's RSS growth, ascending
+ * @param {string[]} args
+ * @returns {{before: Usage, after: Usage, tools?: number, catalogBytes?: number}}
+ */
+const probe = (...args) => JSON.parse(execFileSync(process.execPath, ['--expose-gc', PROBE, ...args], { encoding: 'utf8' }))
+
+/** @param {string[]} args @returns {Measured & {tools?: number, catalogBytes?: number}} */
+function measured(...args) {
+  const growth = (/** @type {{before: Usage, after: Usage}} */ run) => run.after.rss - run.before.rss
+  const runs = Array.from({ length: RUNS }, () => probe(...args)).sort((a, b) => growth(a) - growth(b))
+  const { before, after, ...rest } = /** @type {(typeof runs)[number]} */ (runs[Math.floor(RUNS / 2)])
+  return { ...rest, before, after, rssGrowths: runs.map(growth) }
+}
+
+/**
  * @param {number} size
- * @returns {{tools: number, catalogBytes: number, before: Usage, after: Usage}} bytes.
- * @typedef {{rss: number, heapUsed: number, external: number}} Usage
+ * @returns {{tools: number, catalogBytes: number} & Measured & {hybrid: Measured}}
+ *   a lexical index; `hybrid`, a hybrid one, the model already read.
  */
 export function memoryRow(size) {
-  return JSON.parse(execFileSync(process.execPath, ['--expose-gc', PROBE, String(size)], { encoding: 'utf8' }))
+  const { tools = size, catalogBytes = 0, ...lexical } = measured(String(size), 'lexical')
+  const { tools: _, catalogBytes: __, ...hybrid } = measured(String(size), 'hybrid')
+  return { tools, catalogBytes, ...lexical, hybrid }
+}
+
+/** @returns {Measured} a process before and after it reads the semantic model. */
+export function modelMemory() {
+  return measured('model')
 }

@@ -30,6 +30,18 @@ async function loadPlugin() {
 }
 
 /**
+ * How the plugin's searches in these turns rank: its default `ranking` setting (the turns load it
+ * with the default config), and for `auto` what the native core builds without options, hybrid
+ * when the model package resolves. Read from the same built plugin and addon the turns use.
+ * @returns {Promise<'lexical' | 'hybrid'>}
+ */
+export async function pluginRanking() {
+  const [{ SETTINGS }, { ToolIndex }] = await Promise.all([import('../../dist/contract.js'), import('../../index.js')])
+  const setting = /** @type {(typeof SETTINGS.ranking.choices)[number]} */ (SETTINGS.ranking.default)
+  return setting === 'lexical' ? 'lexical' : ToolIndex.fromJson('[]').ranking
+}
+
+/**
  * Run one user turn and return the chat-completions bodies DSH sent for it.
  * With `query`, the model's first answer calls `tool_search` with it and its second ends the turn
  * (two requests); without, the first answer ends the turn (one request).

@@ -1,7 +1,7 @@
 // Reading a command's arguments: node's own parser, with its errors and our checks turned into
 // one-line usage errors.
 import { parseArgs } from 'node:util'
-import { MAX_QUERY_CHARS } from '../../dist/contract.js'
+import { MAX_QUERY_CHARS, SETTINGS } from '../../dist/contract.js'
 import { InputError } from './errors.js'
 
 /**
@@ -9,11 +9,29 @@ import { InputError } from './errors.js'
  * @typedef {{ values: Record<string, string | string[] | boolean | undefined>, positionals: string[] }} Parsed
  */
 
-/** The options that choose a catalog, taken by every command. */
+/** The options that choose a catalog and how it is ranked, taken by every command. */
 export const CATALOG_OPTIONS = /** @type {const} */ ({
   catalog: { type: 'string', short: 'c', multiple: true },
   'mcp-server': { type: 'string' },
+  ranking: { type: 'string' },
 })
+
+/** Help lines for `--ranking`, the plugin's `ranking` setting. */
+export const RANKING_HELP = `      --ranking MODE     ${SETTINGS.ranking.choices.join(' or ')}, as the plugin's ranking setting
+                         (default ${SETTINGS.ranking.default}: words and meaning when the model package is installed)`
+
+/**
+ * The `--ranking` choice, checked against the setting's choices.
+ * @param {string} command
+ * @param {string | undefined} text
+ * @returns {import('../../dist/contract.js').ChoiceOf<'ranking'>}
+ */
+export function ranking(command, text) {
+  if (text === undefined) return SETTINGS.ranking.default
+  const choices = /** @type {readonly string[]} */ (SETTINGS.ranking.choices)
+  if (!choices.includes(text)) throw usage(command, `--ranking must be ${choices.join(' or ')}, got '${text}'`)
+  return /** @type {import('../../dist/contract.js').ChoiceOf<'ranking'>} */ (text)
+}
 
 export const COMMON_OPTIONS = /** @type {const} */ ({
   json: { type: 'boolean' },

@@ -40,46 +40,52 @@ const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/
  * @property {string} label where the tools came from, for output
  */
 
+/** @typedef {'auto' | 'lexical'} Ranking the plugin's ranking setting */
+
 /**
- * @param {{ files?: string[] | undefined, mcpServer?: string | undefined }} choice `-` reads standard input
+ * @param {{ files?: string[] | undefined, mcpServer?: string | undefined, ranking?: Ranking }} choice
+ *   `-` reads standard input; `ranking` as the plugin's setting (default auto)
  * @returns {Catalog}
  */
-export function loadCatalog({ files, mcpServer }) {
+export function loadCatalog({ files, mcpServer, ranking = 'auto' }) {
+  const options = ranking === 'lexical' ? /** @type {const} */ ({ ranking: 'lexical' }) : undefined
   if (mcpServer !== undefined && !SERVER_NAME.test(mcpServer)) {
     throw new InputError(`--mcp-server must be 1 to 32 characters of A-Z, a-z, 0-9, _ and - (DSH's rule for a server name), got '${mcpServer}'`)
   }
   const given = files !== undefined && files.length > 0
   if (!given && mcpServer !== undefined) throw new InputError('--mcp-server names the server of the files given with --catalog; the default catalog is named already')
-  const read = given ? files.map(file => readFile(file, mcpServer)) : DEFAULT_CATALOG.map(part => readFile(part.file, part.mcpServer))
+  const read = given ? files.map(file => readFile(file, mcpServer, options)) : DEFAULT_CATALOG.map(part => readFile(part.file, part.mcpServer, options))
   const tools = read.flatMap(part => part.tools)
   const label = given ? files.map(shownName).join(', ') : DEFAULT_LABEL
   const only = given && read.length === 1 && mcpServer === undefined ? read[0] : undefined
-  return { tools, index: only?.index ?? rebuild(tools), label }
+  return { tools, index: only?.index ?? rebuild(tools, options), label }
 }
 
 /**
  * One index over tools from several files, or renamed by --mcp-server. Each schema goes back in
  * as the text it was written as, so nothing here re-serializes (or recurses into) a schema.
  * @param {Tool[]} tools
+ * @param {{ ranking: 'lexical' } | undefined} options
  */
-function rebuild(tools) {
+function rebuild(tools, options) {
   const entries = tools.map(({ name, description, parameters }) =>
     `{"name":${JSON.stringify(name)},"description":${JSON.stringify(description)}${parameters === null ? '' : `,"parameters":${parameters}`}}`)
-  return ToolIndex.fromJson(`[${entries.join(',')}]`)
+  return ToolIndex.fromJson(`[${entries.join(',')}]`, options)
 }
 
 /**
  * @param {string} file
  * @param {string | undefined} mcpServer
+ * @param {{ ranking: 'lexical' } | undefined} options
  * @returns {{ tools: Tool[], index: ToolIndex }}
  */
-function readFile(file, mcpServer) {
+function readFile(file, mcpServer, options) {
   const text = readText(file)
   let index
   let entries
   try {
     // The core decides what a catalog is and words the errors.
-    index = ToolIndex.fromJson(text)
+    index = ToolIndex.fromJson(text, options)
     entries = readCatalog(text)
   } catch (error) {
     throw new InputError(`${shownName(file)}: ${/** @type {Error} */ (error).message}`)

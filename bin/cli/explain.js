@@ -1,5 +1,5 @@
 // `explain`: why one tool ranks where it does for a query.
-import { CATALOG_OPTIONS, COMMON_OPTIONS, query as checkQuery, usage } from './args.js'
+import { CATALOG_OPTIONS, COMMON_OPTIONS, RANKING_HELP, query as checkQuery, ranking as rankingChoice, usage } from './args.js'
 import { loadCatalog } from './catalog.js'
 import { count, ordinal, score, table, wrap, WIDTH } from './format.js'
 
@@ -12,16 +12,19 @@ export const summary = 'show why a tool ranks where it does for a query'
 export const options = { ...CATALOG_OPTIONS, ...COMMON_OPTIONS }
 export const help = `Usage: dsh-tool-search explain "<query>" <tool> [options]
 
-Shows where <tool> ranks for the query and why: its score, each query term it matched with
-the term's weight (idf), its share of the score and where in the tool it was found (name,
-description, parameter names, schema text), the query terms it lacks (words its definition
-could add), the tools ranked above it, and the text the tool is indexed under.
+Shows where <tool> ranks for the query and why: its score, and with words and meaning the part
+of it that the tool's similarity to the query adds; each query term it matched with the term's
+weight (idf), its share of the lexical score and where in the tool it was found (name,
+description, parameter names, schema text); the query terms it lacks (words its definition
+could add); the tools ranked above it; and the text the tool is indexed under.
 
 Options:
   -c, --catalog FILE     tools to rank (repeatable; - reads standard input); default: the
                          embedded DSH and GitHub MCP catalog (see: dsh-tool-search search --help)
       --mcp-server NAME  the catalog is an MCP server's tools/list, named as DSH names it
-      --json             print the core's explanation: {query, name, rank, score, exact, fused,
+${RANKING_HELP}
+      --json             print the core's explanation: {query, ranking, name, rank, score, exact,
+                         fused, semantic: {similarity, part} | null,
                          terms: [{term, queryWord, kind, idf, contribution, fields}],
                          missing: [{term, queryWord, idf}], text, matches, above}
   -h, --help             show this help`
@@ -34,7 +37,7 @@ export function run({ values, positionals }) {
   if (positionals.length !== 2) throw usage(name, `expected a query and a tool name, got ${count(positionals.length, 'argument')}`)
   const query = checkQuery(name, positionals[0] ?? '')
   const tool = positionals[1] ?? ''
-  const catalog = loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']) })
+  const catalog = loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']), ranking: rankingChoice(name, /** @type {string | undefined} */ (values['ranking'])) })
   const { index } = catalog
   const explained = index.explain(query, tool)
   if (!explained) {
@@ -44,16 +47,22 @@ export function run({ values, positionals }) {
   const ranking = index.search(query, index.size)
   const above = ranking.slice(0, (explained.rank ?? 1) - 1).map(({ name, score }) => ({ name, score }))
   if (values['json']) {
-    return { stdout: JSON.stringify({ query, ...explained, matches: ranking.length, above }, null, 2), code: 0 }
+    return { stdout: JSON.stringify({ query, ranking: index.ranking, ...explained, matches: ranking.length, above }, null, 2), code: 0 }
   }
 
   const lines = wrap(headline(explained, query, ranking.length), WIDTH)
+  const { semantic } = explained
+  if (semantic !== null && explained.rank !== null) {
+    lines.push('', ...wrap(`Meaning: its similarity to the query is ${semantic.similarity.toFixed(3)}, which adds ${score(semantic.part)} to the score; the matched words add the rest, ${score(Math.max(0, explained.score - semantic.part))}.`, WIDTH))
+  } else if (index.ranking === 'lexical') {
+    lines.push('', ...wrap('Ranked by words alone (the semantic model is not in use).', WIDTH))
+  }
   if (explained.fused) lines.push(...wrap('The query reads as several requests: its score fuses their rankings; the term shares below are those of the whole query.', WIDTH))
   if (explained.terms.length > 0) {
     const rows = [...explained.terms]
       .sort((a, b) => b.contribution - a.contribution)
       .map(t => [t.term, t.queryWord, t.kind, t.idf.toFixed(3), score(t.contribution), String(t.fields.name), String(t.fields.description), String(t.fields.parameter), String(t.fields.schema)])
-    lines.push('', 'Matched terms (occurrences per field):', ...table([['term', 'from', 'kind', 'idf', 'share', 'name', 'description', 'parameter', 'schema'], ...rows], { right: [3, 4, 5, 6, 7, 8] }).map(line => `  ${line}`))
+    lines.push('', 'Matched terms (occurrences per field; share: of the lexical score):', ...table([['term', 'from', 'kind', 'idf', 'share', 'name', 'description', 'parameter', 'schema'], ...rows], { right: [3, 4, 5, 6, 7, 8] }).map(line => `  ${line}`))
   }
   if (explained.missing.length > 0) {
     const rows = explained.missing.map(m => [m.term, m.queryWord, m.idf === null ? 'in no tool' : m.idf.toFixed(3)])

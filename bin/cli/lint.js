@@ -1,6 +1,6 @@
 // `lint`: findability problems in a catalog, as errors (exit code 1) and warnings.
 import { SETTINGS } from '../../dist/contract.js'
-import { CATALOG_OPTIONS, COMMON_OPTIONS, usage, wholeNumber } from './args.js'
+import { CATALOG_OPTIONS, COMMON_OPTIONS, RANKING_HELP, ranking as rankingChoice, usage, wholeNumber } from './args.js'
 import { loadCatalog } from './catalog.js'
 import { count, wrap, WIDTH } from './format.js'
 import { lintCatalog } from './lint-checks.js'
@@ -36,6 +36,7 @@ Options:
                          embedded DSH and GitHub MCP catalog (see: dsh-tool-search search --help)
       --mcp-server NAME  the catalog is an MCP server's tools/list: check the names DSH gives
                          them (mcp__NAME__tool) and search under them
+${RANKING_HELP}
       --top N            the rank a tool's own description must reach (default ${DEFAULT_TOP},
                          tool_search's default limit)
       --json             print {catalog, tools, top, errors, warnings, findings: [{tool,
@@ -49,7 +50,7 @@ Options:
 export function run({ values, positionals }) {
   if (positionals.length > 0) throw usage(name, `unexpected argument '${positionals[0]}'`)
   const top = wholeNumber(name, 'top', /** @type {string | undefined} */ (values['top']), DEFAULT_TOP)
-  const catalog = loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']) })
+  const catalog = loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']), ranking: rankingChoice(name, /** @type {string | undefined} */ (values['ranking'])) })
   const findings = lintCatalog({ tools: catalog.tools, index: catalog.index, top })
   const errors = findings.filter(f => f.severity === 'error').length
   const warnings = findings.length - errors

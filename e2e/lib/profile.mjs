@@ -55,22 +55,33 @@ export function platformKey() {
  * Until those packages are on the registry, the locally built npm/<platform>
  * package is packed too, and `installIntoProfile` pins the optional
  * dependency to it, so the install still goes through the plugin's own
- * optionalDependencies.
+ * optionalDependencies. The semantic model package (model/, also an optional
+ * dependency) is packed and pinned the same way.
  */
 export async function packPlugin(repo, dest, tarball) {
   const packed = tarball ? await describeTarball(tarball) : await pack(repo, dest)
   if (!packed.files.includes(packed.main)) {
     throw new Error(`${packed.tarball} lacks the plugin entry ${packed.main}; run \`pnpm run build\` before packing`)
   }
+  const model = await packModel(repo, dest)
   const key = platformKey()
-  if (packed.files.some((file) => file.endsWith(`.${key}.node`))) return { ...packed, native: { source: 'plugin tarball' } }
+  if (packed.files.some((file) => file.endsWith(`.${key}.node`))) return { ...packed, model, native: { source: 'plugin tarball' } }
   const local = join(repo, 'npm', key)
   if (existsSync(join(local, 'package.json')) && readdirSync(local).some((file) => file.endsWith('.node'))) {
     const native = await pack(local, dest)
     if (!native.files.some((file) => file.endsWith(`.${key}.node`))) throw new Error(`${native.tarball} lacks its binary`)
-    return { ...packed, native: { source: `npm/${key}, packed locally and pinned in the profile`, name: native.name, version: native.version, tarball: native.tarball } }
+    return { ...packed, model, native: { source: `npm/${key}, packed locally and pinned in the profile`, name: native.name, version: native.version, tarball: native.tarball } }
   }
-  return { ...packed, native: { source: 'registry, through optionalDependencies', name: `${packed.name}-${key}` } }
+  return { ...packed, model, native: { source: 'registry, through optionalDependencies', name: `${packed.name}-${key}` } }
+}
+
+/** The semantic model package (model/), packed, or undefined when the checkout has no model file. */
+async function packModel(repo, dest) {
+  const dir = join(repo, 'model')
+  if (!existsSync(join(dir, 'model.bin'))) return undefined
+  const model = await pack(dir, dest)
+  if (!model.files.includes('model.bin')) throw new Error(`${model.tarball} lacks model.bin`)
+  return { name: model.name, version: model.version, tarball: model.tarball }
 }
 
 /**
@@ -83,7 +94,8 @@ export async function packPlugin(repo, dest, tarball) {
 export async function installIntoProfile(dsh, env, packages, profile = PROFILE, { optional = true } = {}) {
   let installed = { ms: 0, bundles: [] }
   for (const pkg of packages) {
-    if (optional && pkg.native?.tarball) await pinProfileDependency(dsh, env, profile, pkg.native.name, pkg.native.tarball)
+    const pins = [pkg.native, pkg.model].filter((dep) => dep?.tarball)
+    if (optional && pins.length > 0) await pinProfileDependencies(dsh, env, profile, pins)
     const result = await runOk(dsh.bin, ['plugin', '--profile', profile, 'add', pkg.tarball, ...optional ? [] : ['--no-optional']], { env, timeoutMs: 300_000 })
     const manifest = JSON.parse(readFileSync(join(profileDir(env, profile), 'package.json'), 'utf8'))
     installed = { ms: installed.ms + result.ms, bundles: manifest.dsh?.profile?.bundles ?? [] }
@@ -92,20 +104,23 @@ export async function installIntoProfile(dsh, env, packages, profile = PROFILE, 
 }
 
 /**
- * Pin one dependency of the profile to a local tarball with a pnpm override in
+ * Pin dependencies of the profile to local tarballs with pnpm overrides in
  * the profile's pnpm-workspace.yaml, which dsh writes when it creates the
  * profile (`dsh plugin list` creates it without installing anything). Used
- * only for the plugin's platform package while it is not on the registry:
- * pnpm still reaches it through the plugin's optionalDependencies, and still
- * applies its os/cpu/libc fields.
+ * only for the plugin's platform and model packages while they are not on
+ * the registry: pnpm still reaches them through the plugin's
+ * optionalDependencies, and still applies the platform package's os/cpu/libc
+ * fields.
+ * @param {{name: string, tarball: string}[]} pins
  */
-async function pinProfileDependency(dsh, env, profile, name, tarball) {
+async function pinProfileDependencies(dsh, env, profile, pins) {
   const file = join(profileDir(env, profile), 'pnpm-workspace.yaml')
   if (!existsSync(file)) await runOk(dsh.bin, ['plugin', '--profile', profile, 'list'], { env })
   const current = readFileSync(file, 'utf8')
   if (/^overrides:/m.test(current)) throw new Error(`${file} already has overrides; expected dsh's fresh profile`)
   // JSON strings are valid YAML scalars, whatever the path contains.
-  appendFileSync(file, `${current.endsWith('\n') ? '' : '\n'}overrides:\n  ${JSON.stringify(name)}: ${JSON.stringify(`file:${tarball}`)}\n`)
+  const lines = pins.map(({ name, tarball }) => `  ${JSON.stringify(name)}: ${JSON.stringify(`file:${tarball}`)}\n`).join('')
+  appendFileSync(file, `${current.endsWith('\n') ? '' : '\n'}overrides:\n${lines}`)
 }
 
 /**

@@ -6,15 +6,32 @@
 //! A hit's own score cannot serve: for a query of several requests it is a fusion of ranks, near
 //! 3 for the first tool whatever it matched, and a raw BM25F score grows with the catalog (idf
 //! rises with the number of tools), so no one floor would fit a small and a large catalog.
+//!
+//! In a hybrid index a tool can match by meaning alone ("will it rain" and a forecast tool share
+//! no word); the strength of such a match is its similarity, counted in units of
+//! [`SIMILARITY_UNIT`]. A tool the words do match keeps the words' strength: a word every tool of
+//! a group shares ("github") makes them all similar to the query too, and is no stronger a match
+//! for that.
 
 use crate::index::{bm25, Index};
 use crate::search::Searcher;
 
+/// The similarity (cosine) that counts as a strength of 1, as much as a rare word found once:
+/// about where a tool a request describes in other words lies (a forecast tool for "will it rain
+/// tomorrow"), well above the similarity of unrelated texts.
+pub const SIMILARITY_UNIT: f64 = 0.5;
+
 /// The strength of `name`'s match for `query`; 0 when it matches nothing, or is not indexed.
 pub fn match_strength(index: &Index, query: &str, name: &str) -> f64 {
     let Some(explanation) = Searcher::new(index).explain(query, name) else { return 0.0 };
+    if explanation.rank.is_none() {
+        return 0.0;
+    }
     let score = explanation.terms.iter().fold(0.0, |sum, term| sum + term.contribution);
-    score / bm25::idf(index.len().max(1), 1)
+    if score > 0.0 {
+        return score / bm25::idf(index.len().max(1), 1);
+    }
+    explanation.semantic.map_or(0.0, |semantic| semantic.similarity / SIMILARITY_UNIT)
 }
 
 #[cfg(test)]
@@ -34,6 +51,19 @@ mod tests {
         let (a, b) = (strength(small, "weather", "get_weather"), strength(&large, "weather", "get_weather"));
         assert!(a > 1.0 && b > 1.0, "{a} {b}");
         assert!((a / b - 1.0).abs() < 0.5, "the unit follows the catalog: {a} vs {b}");
+    }
+
+    #[test]
+    fn in_a_hybrid_index_a_match_by_meaning_alone_has_the_strength_of_its_similarity() {
+        let rows = [("rain", 100, vec![120, 10]), ("forecast", 100, vec![110, 30]), ("mail", 100, vec![0, 127])];
+        let model = std::sync::Arc::new(crate::semantic::Model::from_bytes(crate::semantic::encode(2, &rows)).unwrap());
+        let catalog = r#"[{"name": "forecast", "description": "Forecast."}, {"name": "send_mail", "description": "Mail."}]"#;
+        let index = Index::from_catalog_ranked(catalog, crate::Params::default(), Some(model)).unwrap();
+        let similarity = Searcher::new(&index).explain("rain", "forecast").unwrap().semantic.unwrap().similarity;
+        assert!(similarity > 0.9);
+        assert!((match_strength(&index, "rain", "forecast") - similarity / SIMILARITY_UNIT).abs() < 1e-9);
+        assert_eq!(strength(catalog, "rain", "forecast"), 0.0, "lexically there is no match");
+        assert_eq!(match_strength(&index, "rain", "send_mail"), 0.0, "too far to rank at all");
     }
 
     #[test]

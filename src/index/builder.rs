@@ -5,6 +5,8 @@
 //! terms it meets in its own order; merging the chunks in catalog order then gives every term
 //! the id a single pass would have given it, so the index is the same whatever the thread count.
 
+use std::sync::Arc;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::{term_of, Analyzer, Piece};
@@ -13,6 +15,7 @@ use crate::input::json::Json;
 use crate::input::projection::{project, Field, FIELDS};
 use crate::input::summary::summarize;
 use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
+use crate::semantic::{DocVectors, Embedder, Model};
 
 use super::postings::{Posting, Postings};
 use super::vocabulary::Vocabulary;
@@ -24,19 +27,21 @@ const TOOLS_PER_THREAD: usize = 256;
 /// More threads than this gain little: the merge that follows is sequential.
 const MAX_THREADS: usize = 4;
 
-pub(super) fn build(json: &Json, tools: &[ToolSpec], params: Params) -> Index {
-    build_on(json, tools, params, threads_for(tools.len()))
+pub(super) fn build(json: &Json, tools: &[ToolSpec], params: Params, model: Option<Arc<Model>>) -> Index {
+    build_on(json, tools, params, model, threads_for(tools.len()))
 }
 
-fn build_on(json: &Json, tools: &[ToolSpec], params: Params, threads: usize) -> Index {
+fn build_on(json: &Json, tools: &[ToolSpec], params: Params, model: Option<Arc<Model>>, threads: usize) -> Index {
     let (selected, left_out) = select(tools);
-    let chunks = analyze_in_chunks(json, &selected, threads);
+    let chunks = analyze_in_chunks(json, &selected, model.as_deref(), threads);
     let mut vocabulary = Vocabulary::default();
     let mut docs: Vec<Doc> = Vec::with_capacity(selected.len());
     let mut lengths: Vec<[usize; FIELDS]> = Vec::with_capacity(selected.len());
     let mut pairs: Vec<(TermId, Posting)> = Vec::new();
     let mut too_deep: Vec<&str> = Vec::new();
+    let mut vectors: Vec<i16> = Vec::new();
     for chunk in chunks {
+        vectors.extend_from_slice(&chunk.vectors);
         // Local term ids to global ones, in the chunk's own order of first appearance.
         let local = &chunk.vocabulary;
         let global: Vec<TermId> =
@@ -67,6 +72,10 @@ fn build_on(json: &Json, tools: &[ToolSpec], params: Params, threads: usize) -> 
         postings,
         idf,
         warnings: warnings(&too_deep, left_out),
+        semantic: model.map(|model| {
+            let dims = model.dims();
+            (model, DocVectors::new(dims, vectors))
+        }),
     }
 }
 
@@ -112,9 +121,9 @@ fn threads_for(tools: usize) -> usize {
     (tools / TOOLS_PER_THREAD).clamp(1, available.min(MAX_THREADS))
 }
 
-fn analyze_in_chunks(json: &Json, tools: &[&ToolSpec], threads: usize) -> Vec<Chunk> {
+fn analyze_in_chunks(json: &Json, tools: &[&ToolSpec], model: Option<&Model>, threads: usize) -> Vec<Chunk> {
     if threads <= 1 || tools.is_empty() {
-        return vec![Chunk::analyze(json, tools)];
+        return vec![Chunk::analyze(json, tools, model)];
     }
     let size = tools.len().div_ceil(threads);
     std::thread::scope(|scope| {
@@ -122,7 +131,7 @@ fn analyze_in_chunks(json: &Json, tools: &[&ToolSpec], threads: usize) -> Vec<Ch
         // here instead, after the others are under way: the same chunks, in the same order.
         let workers: Vec<_> = tools
             .chunks(size)
-            .map(|part| (part, std::thread::Builder::new().spawn_scoped(scope, move || Chunk::analyze(json, part)).ok()))
+            .map(|part| (part, std::thread::Builder::new().spawn_scoped(scope, move || Chunk::analyze(json, part, model)).ok()))
             .collect();
         workers
             .into_iter()
@@ -130,7 +139,7 @@ fn analyze_in_chunks(json: &Json, tools: &[&ToolSpec], threads: usize) -> Vec<Ch
                 // A worker's panic resumes here, on the caller's thread, where the Node-API
                 // boundary turns it into a JavaScript error.
                 Some(worker) => worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                None => Chunk::analyze(json, part),
+                None => Chunk::analyze(json, part, model),
             })
             .collect()
     })
@@ -140,6 +149,8 @@ fn analyze_in_chunks(json: &Json, tools: &[&ToolSpec], threads: usize) -> Vec<Ch
 struct Chunk {
     vocabulary: Vocabulary,
     docs: Vec<Analyzed>,
+    /// With a model, each tool's vector, one after another (see [`DocVectors`]).
+    vectors: Vec<i16>,
 }
 
 /// One tool, analyzed.
@@ -152,10 +163,22 @@ struct Analyzed {
 }
 
 impl Chunk {
-    fn analyze(json: &Json, tools: &[&ToolSpec]) -> Chunk {
+    fn analyze(json: &Json, tools: &[&ToolSpec], model: Option<&Model>) -> Chunk {
         let mut analysis = Analysis::default();
         let docs = tools.iter().map(|tool| analysis.analyze(json, tool)).collect();
-        Chunk { vocabulary: analysis.vocabulary, docs }
+        let mut vectors = Vec::new();
+        if let Some(model) = model {
+            vectors.reserve(tools.len() * model.dims());
+            for tool in tools {
+                // What a tool is for is in its name and description; schema text is mostly about
+                // how to call it, and made the vectors of different tools alike.
+                let mut embedder = Embedder::new(model);
+                embedder.add_text(&mut analysis.analyzer, tool.name);
+                embedder.add_text(&mut analysis.analyzer, tool.description);
+                embedder.finish(&mut vectors);
+            }
+        }
+        Chunk { vocabulary: analysis.vocabulary, docs, vectors }
     }
 }
 
@@ -279,9 +302,9 @@ mod tests {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/bfcl/bfcl-catalog.json")).unwrap();
         let json = catalog::parse(&text).unwrap();
         let tools = catalog::tools(&json).unwrap();
-        let one = build_on(&json, &tools, Params::default(), 1);
+        let one = build_on(&json, &tools, Params::default(), None, 1);
         for threads in [2, 3, 7] {
-            let many = build_on(&json, &tools, Params::default(), threads);
+            let many = build_on(&json, &tools, Params::default(), None, threads);
             assert_eq!(many.vocabulary, one.vocabulary, "{threads} threads: term ids");
             assert_eq!(many.idf, one.idf);
             for query in ["area of a circle", "convert currency", "math.factorial", "find restaurants near me. Also book a hotel"] {

@@ -17,9 +17,11 @@ mod vocabulary;
 pub use params::Params;
 pub(crate) use postings::Postings;
 
-use crate::input::catalog::{self, CatalogError, ToolSpec};
-use crate::input::json::Json;
+use std::sync::Arc;
+
+use crate::input::catalog::{self, CatalogError};
 use crate::input::projection::FIELDS;
+use crate::semantic::{DocVectors, Model};
 use vocabulary::Vocabulary;
 
 pub(crate) type DocId = u32;
@@ -87,6 +89,8 @@ pub struct Index {
     idf: Vec<f64>,
     /// What the index left out under a soft limit (see `limits.rs`), one sentence each.
     warnings: Vec<String>,
+    /// The semantic side: the model and every tool's vector, for a hybrid index.
+    semantic: Option<(Arc<Model>, DocVectors)>,
 }
 
 impl Index {
@@ -98,14 +102,27 @@ impl Index {
 
     /// [`Index::from_catalog`] with other ranking parameters (the tuning tool tries many).
     pub fn from_catalog_with(text: &str, params: Params) -> Result<Index, CatalogError> {
-        let json = catalog::parse(text)?;
-        let tools = catalog::tools(&json)?;
-        Ok(Self::build(&json, &tools, params))
+        Self::from_catalog_ranked(text, params, None)
     }
 
-    /// Indexes tools already read from `json`, in the order given.
-    pub(crate) fn build(json: &Json, tools: &[ToolSpec], params: Params) -> Index {
-        builder::build(json, tools, params)
+    /// A hybrid index when `model` is given: each tool's name and description are embedded with
+    /// it, and searches fuse the similarity with BM25F (see [`crate::Params`]). Without a model,
+    /// [`Index::from_catalog_with`].
+    pub fn from_catalog_ranked(text: &str, params: Params, model: Option<Arc<Model>>) -> Result<Index, CatalogError> {
+        let json = catalog::parse(text)?;
+        let tools = catalog::tools(&json)?;
+        Ok(builder::build(&json, &tools, params, model))
+    }
+
+    /// Indexes tools already read from `json`, in the order given (lexical only).
+    #[cfg(test)]
+    pub(crate) fn build(json: &crate::Json, tools: &[crate::ToolSpec], params: Params) -> Index {
+        builder::build(json, tools, params, None)
+    }
+
+    /// Whether searches fuse a semantic signal with the lexical one.
+    pub fn is_hybrid(&self) -> bool {
+        self.semantic.is_some()
     }
 
     pub fn len(&self) -> usize {
@@ -135,6 +152,11 @@ impl Index {
 
     pub(crate) fn params(&self) -> &Params {
         &self.params
+    }
+
+    /// The model and the tools' vectors of a hybrid index.
+    pub(crate) fn semantic(&self) -> Option<(&Model, &DocVectors)> {
+        self.semantic.as_ref().map(|(model, vectors)| (model.as_ref(), vectors))
     }
 
     pub(crate) fn doc(&self, doc: DocId) -> &Doc {

@@ -11,7 +11,50 @@ use napi::bindgen_prelude::{Array, JsObjectValue, Object, Unknown};
 use napi::{JsString, JsValue, Result, ValueType};
 
 use super::{invalid, SearchOptions};
-use crate::limits::{self, TextLimit, TOOL_NAME};
+use crate::limits::{self, TextLimit, MODEL_PATH, TOOL_NAME};
+
+/// How an index ranks, as `fromJson`'s options ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ranking {
+    Lexical,
+    Hybrid,
+}
+
+impl Ranking {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Ranking::Lexical => "lexical",
+            Ranking::Hybrid => "hybrid",
+        }
+    }
+}
+
+/// `fromJson`'s options: the ranking asked for, or `None` for the default.
+pub(super) fn index_options(options: Option<Unknown<'_>>) -> Result<Option<Ranking>> {
+    let Some(options) = object(options)? else { return Ok(None) };
+    let ranking: Unknown = options.get_named_property("ranking")?;
+    if matches!(ranking.get_type()?, ValueType::Undefined | ValueType::Null) {
+        return Ok(None);
+    }
+    let name = string(ranking, "ranking").map_err(|_| invalid(format!("ranking must be 'lexical' or 'hybrid', got {}", kind(ranking).unwrap_or("a value"))))?;
+    // Longer than either name: not one of them, and not worth reading.
+    if name.utf16_len()? > 8 {
+        return Err(invalid("ranking must be 'lexical' or 'hybrid'"));
+    }
+    match read(ranking)?.as_str() {
+        "lexical" => Ok(Some(Ranking::Lexical)),
+        "hybrid" => Ok(Some(Ranking::Hybrid)),
+        other => Err(invalid(format!("ranking must be 'lexical' or 'hybrid', got {other:?}"))),
+    }
+}
+
+/// A model file's path, or `None` for null/undefined.
+pub(super) fn model_path(value: Option<Unknown<'_>>) -> Result<Option<String>> {
+    match value {
+        Some(value) if !matches!(value.get_type()?, ValueType::Undefined | ValueType::Null) => Ok(Some(text(value, MODEL_PATH)?)),
+        _ => Ok(None),
+    }
+}
 
 /// A text argument, read once it is known to fit `limit`.
 pub(super) fn text(value: Unknown<'_>, limit: TextLimit) -> Result<String> {
@@ -30,14 +73,20 @@ pub(super) fn query(value: Unknown<'_>) -> Result<String> {
     Ok(query)
 }
 
+/// An options object; `None` for `undefined` or `null`.
+fn object(options: Option<Unknown<'_>>) -> Result<Option<Object<'_>>> {
+    let Some(options) = options else { return Ok(None) };
+    match options.get_type()? {
+        ValueType::Undefined | ValueType::Null => Ok(None),
+        // SAFETY: the value was just checked to be an object.
+        ValueType::Object => Ok(Some(unsafe { options.cast()? })),
+        _ => Err(invalid(format!("options must be an object, got {}", kind(options)?))),
+    }
+}
+
 /// A search's options (`undefined` or `null` options, or `exclude`: none).
 pub(super) fn search_options(options: Option<Unknown<'_>>) -> Result<SearchOptions> {
-    let Some(options) = options else { return Ok(SearchOptions { exclude: None }) };
-    if options.get_type()? != ValueType::Object {
-        return Err(invalid(format!("options must be an object, got {}", kind(options)?)));
-    }
-    // SAFETY: the value was just checked to be an object.
-    let options: Object = unsafe { options.cast()? };
+    let Some(options) = object(options)? else { return Ok(SearchOptions { exclude: None }) };
     let list: Unknown = options.get_named_property("exclude")?;
     if matches!(list.get_type()?, ValueType::Undefined | ValueType::Null) {
         return Ok(SearchOptions { exclude: None });

@@ -22,8 +22,21 @@ pub struct Explanation {
     pub missing: Vec<MissingTerm>,
     /// How many tools the query matches in all.
     pub matches: u32,
+    /// In a hybrid index, the tool's similarity to the query and the part of its score that
+    /// similarity adds (the rest is lexical); null in a lexical index or for a query with no word
+    /// the model knows.
+    pub semantic: Either<SemanticExplanation, Null>,
     /// The projected text the tool is indexed under.
     pub text: String,
+}
+
+/// The semantic side of a tool's score.
+#[napi(object)]
+pub struct SemanticExplanation {
+    /// Its similarity to the query (a cosine; for a compound query blended with its best request's).
+    pub similarity: f64,
+    /// What the similarity adds to the score.
+    pub part: f64,
 }
 
 /// A query term the explained tool does not contain.
@@ -43,8 +56,7 @@ pub struct TermExplanation {
     /// The folded query text it came from.
     pub query_word: String,
     /// "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-    /// identifier), "gram" (a CJK piece) or "value" (the kind of value a query word names,
-    /// "currency" for "yen").
+    /// identifier) or "gram" (a CJK piece).
     pub kind: String,
     pub idf: f64,
     /// Its part of the score.
@@ -72,7 +84,6 @@ impl From<crate::Explanation<'_>> for Explanation {
                     Match::Related => "related",
                     Match::Whole => "whole",
                     Match::Gram => "gram",
-                    Match::Value => "value",
                 }
                 .to_string(),
                 term: t.term,
@@ -99,6 +110,7 @@ impl From<crate::Explanation<'_>> for Explanation {
                 })
                 .collect(),
             matches: e.matches as u32,
+            semantic: e.semantic.map_or(Either::B(Null), |s| Either::A(SemanticExplanation { similarity: s.similarity, part: s.part })),
             text: e.text.to_string(),
         }
     }

@@ -9,19 +9,22 @@
 //! memory. No length JavaScript controls sizes an allocation: the exports take plain JavaScript
 //! values and read them through `args`, which checks each length against its bound first.
 
-use napi::bindgen_prelude::{Either, Null, Unknown};
-use napi::{Error, Result, Status};
+use napi::bindgen_prelude::{Either, Null, Object, Unknown};
+use napi::{Env, Error, Result, Status};
 use napi_derive::napi;
 
 use crate::input::catalog;
 use crate::limits::{CATALOG_TEXT, EVENTS_TEXT, PAYLOAD_TEXT, TOOL_NAME};
-use crate::{limits, replay, Index, Searcher};
+use crate::{limits, replay, Index, Params, Searcher};
 
 mod args;
 mod explanation;
 mod hints;
+mod model;
 
+use args::Ranking;
 use explanation::Explanation;
+use model::{default_model, MODEL_PACKAGE};
 
 /// One ranked tool.
 #[napi(object)]
@@ -44,23 +47,60 @@ pub struct SearchOptions {
     pub exclude: Option<Vec<String>>,
 }
 
-/// A BM25 index over a tool catalog. Build it once per catalog and keep it: searching a kept index
-/// costs microseconds, building one costs about as much as parsing the catalog.
+/// A tool search index over a catalog: BM25F, fused with a semantic model in a hybrid index.
+/// Build it once per catalog and keep it: searching a kept index costs microseconds, building one
+/// costs about as much as parsing the catalog.
 #[napi]
 pub struct ToolIndex {
     index: Index,
+    /// What building it had to say beyond the index's own warnings (a model that could not be read).
+    notes: Vec<String>,
 }
 
 #[napi]
 impl ToolIndex {
     /// Indexes a JSON array of `{name, description?, parameters?}` (OpenAI function tools and MCP
     /// `{name, description, inputSchema}` or `{tools: [...]}` are read too). Duplicate names: the
-    /// first wins. At most 128 MiB of text.
-    #[napi(factory, js_name = "fromJson", catch_unwind, ts_args_type = "toolsJson: string")]
-    pub fn from_json(tools_json: Unknown<'_>) -> Result<ToolIndex> {
+    /// first wins. At most 128 MiB of text. `options.ranking`: 'lexical' for BM25F alone,
+    /// 'hybrid' for BM25F fused with the semantic model's similarity (an error when the model
+    /// package is not installed); omitted, 'hybrid' when the model package resolves, else 'lexical'.
+    #[napi(factory, js_name = "fromJson", catch_unwind, ts_args_type = "toolsJson: string, options?: { ranking?: 'lexical' | 'hybrid' } | undefined | null")]
+    pub fn from_json(tools_json: Unknown<'_>, options: Option<Unknown<'_>>) -> Result<ToolIndex> {
         let tools_json = args::text(tools_json, CATALOG_TEXT)?;
-        let index = Index::from_catalog(&tools_json).map_err(invalid)?;
-        Ok(ToolIndex { index })
+        let asked = args::index_options(options)?;
+        let mut notes = Vec::new();
+        // A lexical index never reads the model file.
+        let model = match asked {
+            Some(Ranking::Lexical) => None,
+            Some(Ranking::Hybrid) => match default_model().map_err(invalid)? {
+                Some(model) => Some(model),
+                None => {
+                    return Err(invalid(format!("ranking 'hybrid' needs the semantic model, and the package {MODEL_PACKAGE} is not installed")))
+                }
+            },
+            None => default_model().unwrap_or_else(|error| {
+                notes.push(format!("the semantic model cannot be used, so searches are lexical: {error}"));
+                None
+            }),
+        };
+        let index = Index::from_catalog_ranked(&tools_json, Params::default(), model).map_err(invalid)?;
+        Ok(ToolIndex { index, notes })
+    }
+
+    /// How this index ranks: 'hybrid' (BM25F fused with the semantic model) or 'lexical'.
+    #[napi(getter, catch_unwind, ts_return_type = "'lexical' | 'hybrid'")]
+    pub fn ranking(&self) -> &'static str {
+        if self.index.is_hybrid() { Ranking::Hybrid.name() } else { Ranking::Lexical.name() }
+    }
+
+    /// Resolves once the index's semantic vectors are in place, after which every search uses
+    /// them. The model is a static table, so they are computed while the index is built and this
+    /// resolves at once; it is here so a caller need not know that.
+    #[napi(catch_unwind, ts_return_type = "Promise<void>")]
+    pub fn ready<'env>(&self, env: &'env Env) -> Result<Object<'env>> {
+        let (deferred, promise) = env.create_deferred::<(), _>()?;
+        deferred.resolve(|_| Ok(()));
+        Ok(promise)
     }
 
     /// Number of distinct tools indexed.
@@ -73,7 +113,7 @@ impl ToolIndex {
     /// tool limit, schema text past the depth limit. Empty for any real catalog; log it once.
     #[napi(getter, catch_unwind)]
     pub fn warnings(&self) -> Vec<String> {
-        self.index.warnings().to_vec()
+        self.index.warnings().iter().chain(&self.notes).cloned().collect()
     }
 
     /// At most `limit` tools, best first: a tool named exactly by the trimmed query first, then by

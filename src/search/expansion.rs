@@ -1,11 +1,8 @@
 //! From query text to the index terms it asks for, each with the weight it is scored with: its
-//! own terms, index words related to a word by a shared start, and for a word that names a value
-//! the word for its kind.
+//! own terms, and index words related to a word by a shared start.
 
 use crate::analysis::{term_of, Analyzer, Piece};
 use crate::index::{Index, TermId};
-
-use super::value_words;
 
 /// How a query term relates to the query text it came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,8 +15,6 @@ pub enum Match {
     Whole,
     /// A CJK piece.
     Gram,
-    /// The kind of value a query word names: "currency" for "yen" (see `value_words.rs`).
-    Value,
 }
 
 /// An index term a query asks for, with its weight in the score and where it came from.
@@ -53,8 +48,8 @@ pub(crate) fn distinct_terms(index: &Index, analyzer: &mut Analyzer, text: &str,
 }
 
 /// Calls `visit` with every index term the query text asks for, as often as it asks, and the
-/// folded word it came from: each piece's own term, for words the index words related to them by
-/// prefix, and for words that name a value the word for its kind.
+/// folded word it came from: each piece's own term, and for words the index words related to them
+/// by prefix.
 fn query_terms(index: &Index, analyzer: &mut Analyzer, text: &str, mut visit: impl FnMut(QueryTerm, &str)) {
     let params = index.params();
     let mut at = 0;
@@ -63,12 +58,6 @@ fn query_terms(index: &Index, analyzer: &mut Analyzer, text: &str, mut visit: im
         at += 1;
     };
     analyzer.pieces(text, |piece| {
-        if let Piece::Word(word) = piece {
-            let kind = value_words::kind_of(word).and_then(|kind| term_of(Piece::Word(kind)));
-            if let Some(id) = kind.and_then(|kind| index.term(&kind)) {
-                emit(id, params.value_weight, Match::Value, word);
-            }
-        }
         let Some(term) = term_of(piece) else { return };
         let (kind, word) = match piece {
             Piece::Word(w) => (Match::Word, w),

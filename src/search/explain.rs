@@ -3,7 +3,8 @@
 //! `explain` and `lint` are built on it.
 
 use crate::analysis::{term_of, Analyzer, Piece};
-use crate::index::{bm25, DocId, Tf};
+use crate::index::bm25::{self, round6};
+use crate::index::{DocId, Tf};
 use crate::input::projection::FIELDS;
 
 use super::expansion::{distinct_terms, Match, QueryTerm};
@@ -28,7 +29,18 @@ pub struct Explanation<'a> {
     pub missing: Vec<MissingTerm>,
     /// How many tools the query matches in all.
     pub matches: usize,
+    /// In a hybrid index, how near the tool is to the query and what that adds to its score.
+    pub semantic: Option<SemanticPart>,
     pub text: &'a str,
+}
+
+/// The semantic side of a tool's score in a hybrid index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SemanticPart {
+    /// Its similarity to the query (see `hybrid`): a cosine, blended for a compound query.
+    pub similarity: f64,
+    /// What the similarity adds to its score; the rest of the score is lexical.
+    pub part: f64,
 }
 
 /// A query term the explained tool lacks: adding the word to its definition would make it match.
@@ -48,7 +60,8 @@ pub struct TermMatch {
     pub query_word: String,
     pub kind: Match,
     pub idf: f64,
-    /// Its part of the whole-query BM25F score.
+    /// Its part of the whole-query BM25F score (in a hybrid index, of the lexical score before
+    /// it is scaled into the blend).
     pub contribution: f64,
     /// Occurrences per field, in [`crate::Field`] order.
     pub fields: [u32; FIELDS],
@@ -86,6 +99,7 @@ impl<'i> Searcher<'i> {
             })
             .collect();
         let tool = index.doc(doc);
+        let semantic = self.semantic_part(text, doc);
         Some(Explanation {
             name: tool.name(),
             rank: position.map(|p| p + 1),
@@ -95,8 +109,22 @@ impl<'i> Searcher<'i> {
             terms,
             missing: self.missing_terms(&mut analyzer, text, doc),
             matches: ranking.len(),
+            semantic,
             text: tool.text(),
         })
+    }
+
+    /// The tool's similarity and semantic part, from the very blend its score was fused with.
+    fn semantic_part(&self, text: &str, doc: DocId) -> Option<SemanticPart> {
+        let requests = super::query::requests(text);
+        let required = match Query::parse(text) {
+            Query::Ranked { required, .. } => required,
+            Query::Select(_) => return None,
+        };
+        let lexical = self.lexical_scores(text, &requests, &required);
+        let blend = self.blend(text, &requests, &lexical)?;
+        let (_, part) = blend.parts(doc, lexical.get(doc));
+        Some(SemanticPart { similarity: round6(blend.similarity(doc)), part: round6(part) })
     }
 
     /// The query's own terms (not related words, not joined identifiers) that `doc` lacks.

@@ -10,11 +10,11 @@
 mod explain;
 mod expansion;
 mod fusion;
+mod hybrid;
 mod query;
 mod scores;
-mod value_words;
 
-pub use explain::{Explanation, MissingTerm, TermMatch};
+pub use explain::{Explanation, MissingTerm, SemanticPart, TermMatch};
 pub use expansion::Match;
 pub use query::{requests, Query};
 
@@ -63,8 +63,7 @@ impl<'i> Searcher<'i> {
             }
             Query::Ranked { text, required } => (text, required),
         };
-        let mut scores = self.ranking_scores(text, &required);
-        self.raise_mentioned(&mut scores, text);
+        let scores = self.ranking_scores(text, &required);
         let excluded: FxHashSet<&str> = exclude.iter().copied().collect();
         let candidates = scores.iter().filter(|&(doc, _)| Some(doc) != exact && !excluded.contains(self.name(doc)));
         let room = limit - usize::from(exact.is_some());
@@ -73,17 +72,31 @@ impl<'i> Searcher<'i> {
         exact.into_iter().chain(ranked).map(|(score, doc)| self.hit(doc, score)).collect()
     }
 
-    /// The score every matching document is ranked by, before mentions lift the tools a query
-    /// names. This is where a ranked query's signals meet: today the lexical one alone, BM25F of
-    /// the whole query or, for a compound query, the fusion of its requests' rankings. Another
-    /// signal belongs here, combined with these scores before the order is fixed.
+    /// The score every matching document is ranked by. This is where a ranked query's signals meet: the lexical one (BM25F of the whole
+    /// query or, for a compound query, the fusion of its requests' rankings) and, in a hybrid
+    /// index, the semantic similarity blended with it (see `hybrid`).
     fn ranking_scores(&self, text: &str, required: &[String]) -> Scores {
         let requests = query::requests(text);
-        if self.fuses_requests(&requests) {
-            self.fused(text, &requests, required)
+        let lexical = self.lexical_scores(text, &requests, required);
+        match self.blend(text, &requests, &lexical) {
+            Some(blend) => blend.fuse(&lexical, required),
+            None => lexical,
+        }
+    }
+
+    fn lexical_scores(&self, text: &str, requests: &[&str], required: &[String]) -> Scores {
+        if self.fuses_requests(requests) {
+            self.fused(text, requests, required)
         } else {
             self.scores(text, required)
         }
+    }
+
+    /// The semantic side of a query in a hybrid index; `None` in a lexical one, or when the
+    /// query has no word the model knows.
+    fn blend(&self, text: &str, requests: &[&str], lexical: &Scores) -> Option<hybrid::Blend> {
+        let (model, vectors) = self.index.semantic().filter(|_| self.index.params().semantic_weight > 0.0)?;
+        hybrid::Blend::new(self.index, model, vectors, text, requests, lexical)
     }
 
     /// Whether `text` is read as several requests whose rankings are fused.
@@ -102,25 +115,6 @@ impl<'i> Searcher<'i> {
         let terms = distinct_terms(self.index, &mut Analyzer::new(), text, |_| {});
         scores::add_bm25f(self.index, &mut scores, &terms, required);
         scores
-    }
-
-    /// Lifts every matching tool whose name the query writes as an identifier (see
-    /// [`query::mentions`]) above every tool it does not name, by adding the best score to its own:
-    /// a request that says which tool to use is followed, and named tools keep their order.
-    fn raise_mentioned(&self, scores: &mut Scores, text: &str) {
-        let mut mentioned: Vec<DocId> = query::mentions(text).filter_map(|name| self.index.doc_named(name)).collect();
-        if mentioned.is_empty() {
-            return;
-        }
-        // A tool named twice is raised once.
-        mentioned.sort_unstable();
-        mentioned.dedup();
-        let best = scores.iter().map(|(_, score)| score).fold(0.0, f64::max);
-        for doc in mentioned {
-            if scores.get(doc) > 0.0 {
-                scores.add(doc, best);
-            }
-        }
     }
 
     /// The best `n` of raw `(score, doc)` pairs, with their scores rounded as reported, ordered
@@ -341,32 +335,6 @@ mod tests {
         let again = Searcher::new(&index).search("radius of the circle, a circle, that circle", 2, &[]);
         assert_eq!(names(&once), ["circle_area"]);
         assert_eq!(again[0].score, once[0].score);
-    }
-
-    #[test]
-    fn a_value_word_asks_for_its_kind() {
-        let index = index();
-        let hits = Searcher::new(&index).search("how much is 20000 yen", 5, &[]);
-        assert_eq!(names(&hits), ["convert_currency"]);
-        let explained = Searcher::new(&index).explain("how much is 20000 yen", "convert_currency").unwrap();
-        let kinds: Vec<(&str, Match, &str)> =
-            explained.terms.iter().map(|t| (t.term.as_str(), t.kind, t.query_word.as_str())).collect();
-        assert_eq!(kinds, [("currenc", Match::Value, "yen")]);
-        let off = Index::from_catalog_with(CATALOG, Params { value_weight: 0.0, ..Params::default() }).unwrap();
-        assert!(Searcher::new(&off).search("how much is 20000 yen", 5, &[]).is_empty());
-    }
-
-    #[test]
-    fn a_tool_named_in_the_query_ranks_above_the_rest() {
-        let index = index();
-        let query = "get the current weather forecast for a city, and list_issues";
-        let hits = Searcher::new(&index).search(query, 5, &[]);
-        assert_eq!(hits[0].name, "list_issues", "{hits:?}");
-        assert!(hits[0].score > hits[1].score);
-        let both = names(&Searcher::new(&index).search("use 'list_issues' and create_issue.", 2, &[]));
-        assert_eq!(both.len(), 2);
-        assert!(both.contains(&"list_issues".to_string()) && both.contains(&"create_issue".to_string()));
-        assert_eq!(names(&Searcher::new(&index).search("weather +city with create_issue", 5, &[])), ["get_weather"], "+city still rules");
     }
 
     #[test]

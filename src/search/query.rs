@@ -4,8 +4,7 @@
 //!   names are skipped). It lets a model load tools it already knows by name in one call.
 //! - Any other text is ranked. A word written `+word` must appear in every result (all of its
 //!   terms, when it is an identifier such as `+getWeather`); a `+` word with no terms (a stop
-//!   word) requires nothing. An identifier written in the text ("use `get_current_time` for
-//!   Tokyo") is a mention: a tool of exactly that name ranks above the rest.
+//!   word) requires nothing.
 
 use crate::analysis::{term_of, Analyzer, Piece};
 
@@ -85,22 +84,6 @@ fn joiner_at(text: &str, i: usize) -> Option<usize> {
     })
 }
 
-/// The words of `text` written as identifiers (`get_current_time`, `math.factorial`,
-/// `getWeather`, `mcp__github__create_issue`), without surrounding quotes or punctuation. Plain
-/// words are not mentions even when a tool has that name: "news about rain" names no tool.
-pub fn mentions(text: &str) -> impl Iterator<Item = &str> {
-    const AROUND: &[char] = &['\'', '"', '`', '(', ')', '[', ']', '{', '}', '<', '>', ',', ';', ':', '!', '?', '.', '*'];
-    text.split_whitespace().map(|word| word.trim_matches(AROUND)).filter(|word| is_identifier(word))
-}
-
-/// Whether a word is written like an identifier: joined by `_` or `.`, or in camelCase (a
-/// capital after the first character, and small letters: "NASA" is an acronym).
-fn is_identifier(word: &str) -> bool {
-    let joined = word.trim_matches(['_', '.']).contains(['_', '.']);
-    let camel = word.chars().skip(1).any(char::is_uppercase) && word.chars().any(char::is_lowercase);
-    joined || camel
-}
-
 /// The terms of every `+word` (a `+` at the start of the query or after whitespace).
 fn required_terms(query: &str) -> Vec<String> {
     let mut analyzer = Analyzer::new();
@@ -142,14 +125,6 @@ mod tests {
     #[test]
     fn select_must_lead_the_query() {
         assert!(matches!(Query::parse("please select:x"), Query::Ranked { .. }));
-    }
-
-    #[test]
-    fn identifiers_in_the_text_are_mentions() {
-        let found: Vec<&str> =
-            mentions("Use 'get_current_time', then math.factorial. Also (getWeather) and mcp__github__create_issue? Not news, _x or e.g").collect();
-        assert_eq!(found, ["get_current_time", "math.factorial", "getWeather", "mcp__github__create_issue", "e.g"]);
-        assert_eq!(mentions("USA and NASA, no names here").count(), 0);
     }
 
     #[test]

@@ -1,0 +1,84 @@
+// The semantic model and the ranking options of the addon: the shipped model file is the one the
+// pinned build records, a checkout ranks hybrid by default (the model package resolves), and the
+// ranking can be asked for or refused.
+import { createHash } from 'node:crypto'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ToolIndex, setModelPath } from '../../index.js'
+
+const ROOT = new URL('../../', import.meta.url)
+const MODEL = new URL('model/model.bin', ROOT).pathname
+const CATALOG = JSON.stringify([
+  { name: 'get_weather_forecast', description: 'Get the weather forecast for a city for the next days.' },
+  { name: 'convert_currency', description: 'Convert an amount of money between currencies.' },
+  { name: 'create_issue', description: 'Create an issue in a repository.' },
+])
+
+afterEach(() => { setModelPath(MODEL) })
+
+describe('the semantic model', () => {
+  it('is the file the pinned build records', () => {
+    const recorded = (JSON.parse(readFileSync(new URL('model/build/inputs.json', ROOT), 'utf8')) as { output: { sha256: string } }).output.sha256
+    expect(createHash('sha256').update(readFileSync(MODEL)).digest('hex')).toBe(recorded)
+  })
+
+  it('makes indexes hybrid by default in a checkout, where the model package resolves', async () => {
+    const index = ToolIndex.fromJson(CATALOG)
+    expect(index.ranking).toBe('hybrid')
+    await expect(index.ready()).resolves.toBeUndefined()
+    // No tool says "rain" or "umbrella": only the meaning finds the forecast.
+    expect(index.search('do I need an umbrella, will it rain', 1).map(hit => hit.name)).toEqual(['get_weather_forecast'])
+    const lexical = ToolIndex.fromJson(CATALOG, { ranking: 'lexical' })
+    expect(lexical.ranking).toBe('lexical')
+    expect(lexical.search('do I need an umbrella, will it rain', 1)).toEqual([])
+  })
+
+  it('ranks the same on every build of an index, with scores in the fused scale', () => {
+    const a = ToolIndex.fromJson(CATALOG).search('convert dollars to yen', 3)
+    const b = ToolIndex.fromJson(CATALOG).search('convert dollars to yen', 3)
+    expect(a).toEqual(b)
+    expect(a[0]?.name).toBe('convert_currency')
+    expect(a.every(hit => hit.score >= 0 && hit.score <= 1)).toBe(true)
+  })
+
+  it('without the model, defaults to lexical and refuses hybrid by name', () => {
+    setModelPath(null)
+    expect(ToolIndex.fromJson(CATALOG).ranking).toBe('lexical')
+    expect(() => ToolIndex.fromJson(CATALOG, { ranking: 'hybrid' })).toThrow("ranking 'hybrid' needs the semantic model, and the package @anionex/dsh-tool-search-model is not installed")
+  })
+
+  it('with a damaged model, defaults to lexical with a warning, and refuses hybrid with the reason', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-tool-search-model-'))
+    try {
+      const damaged = join(dir, 'model.bin')
+      copyFileSync(MODEL, damaged)
+      const bytes = readFileSync(damaged)
+      bytes[bytes.length - 1]! ^= 1
+      writeFileSync(damaged, bytes)
+      setModelPath(damaged)
+      const index = ToolIndex.fromJson(CATALOG)
+      expect(index.ranking).toBe('lexical')
+      expect(index.warnings.join('\n')).toMatch(/^the semantic model cannot be used, so searches are lexical: the model file is damaged: its checksum is [0-9a-f]{16}, its header says [0-9a-f]{16} \(/)
+      expect(() => ToolIndex.fromJson(CATALOG, { ranking: 'hybrid' })).toThrow(/the model file is damaged/)
+      setModelPath(join(dir, 'missing.bin'))
+      expect(() => ToolIndex.fromJson(CATALOG, { ranking: 'hybrid' })).toThrow(/cannot read the model file/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('checks its options like every other argument', () => {
+    // @ts-expect-error a ranking the addon does not know
+    expect(() => ToolIndex.fromJson(CATALOG, { ranking: 'semantic' })).toThrow(`ranking must be 'lexical' or 'hybrid', got "semantic"`)
+    // @ts-expect-error not a string
+    expect(() => ToolIndex.fromJson(CATALOG, { ranking: 7 })).toThrow("ranking must be 'lexical' or 'hybrid', got a number")
+    // @ts-expect-error not an object
+    expect(() => ToolIndex.fromJson(CATALOG, 'hybrid')).toThrow('options must be an object, got a string')
+    expect(ToolIndex.fromJson(CATALOG, null).ranking).toBe('hybrid')
+    // @ts-expect-error a path is a string
+    expect(() => setModelPath(42)).toThrow('model path must be a string, got a number')
+    expect(() => setModelPath('x'.repeat(5000))).toThrow('model path is at least 5000 bytes; the limit is 4096 bytes')
+  })
+})

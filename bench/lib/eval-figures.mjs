@@ -1,0 +1,30 @@
+// The shape of `pnpm eval`'s figures and the rows its tables show, apart from eval.mjs so the
+// report can render recorded figures without loading the native addon.
+
+/**
+ * @typedef {'lexical' | 'hybrid'} Ranking
+ * @typedef {ReturnType<typeof import('./eval-metrics.mjs').summarize>} Metrics
+ * @typedef {{exactNameR1: number, all: Metrics, dev?: Metrics, held?: Metrics}} RankingFigures
+ *   a set kept whole has `all` only; a split set has its dev and held parts too
+ * @typedef {{id: string, label: string, whole: boolean, tools: number} & Record<Ranking, RankingFigures>} SetFigures
+ * @typedef {{defaultRanking: Ranking, sets: SetFigures[]}} EvalResults
+ */
+
+/** @type {Ranking[]} */
+export const RANKINGS = ['lexical', 'hybrid']
+
+/**
+ * The rows a ranking's table shows: the dev and held parts of each split set, `all` of a set kept whole.
+ * @param {SetFigures[]} sets @param {Ranking} ranking
+ * @returns {{set: SetFigures, part: 'all' | 'dev' | 'held', metrics: Metrics, first: boolean}[]}
+ */
+export function tableRows(sets, ranking) {
+  return sets.flatMap((set) => {
+    const parts = set.whole ? /** @type {const} */ (['all']) : /** @type {const} */ (['dev', 'held'])
+    return parts.map((part, i) => {
+      const metrics = set[ranking][part]
+      if (metrics === undefined) throw new Error(`${set.id} has no ${part} part`)
+      return { set, part, metrics, first: i === 0 }
+    })
+  })
+}

@@ -1,0 +1,122 @@
+// The labelled sets `pnpm eval` ranks (bench/data/README.md): each source over its own catalog,
+// and the union, where the requests of the four non-BFCL sources meet one catalog of every
+// source's tools and real distractors, the scale a user with many servers actually searches.
+import { readFileSync } from 'node:fs'
+import { isHeldBack } from './eval-metrics.mjs'
+import { repoPath } from './repo.mjs'
+
+/**
+ * @typedef {import('./catalogs.mjs').Tool} Tool
+ * @typedef {'dev' | 'held'} Part the dev part may steer ranking choices; the held part never does
+ * @typedef {{id: string, query: string, relevant: string[], part: Part}} EvalRequest
+ * @typedef {object} EvalSet
+ * @property {string} id
+ * @property {string} label
+ * @property {boolean} whole reported as one part: a source nothing was tuned on
+ * @property {Tool[]} catalog
+ * @property {EvalRequest[]} requests
+ */
+
+/**
+ * The labelled sources, in the order they are reported. `split: 'hash'` splits requests into
+ * dev and held by `isHeldBack` of their id; `'whole'` keeps a source in one piece (BFCL live, the
+ * check set of the BFCL dev set; AgentDojo, the source held out whole). `union` marks the sources
+ * whose requests the union searches, in the order their definitions enter its catalog.
+ */
+const SOURCES = [
+  { id: 'bfcl', label: 'BFCL dev set', files: ['bfcl/bfcl-catalog.json', 'bfcl/bfcl-dev-queries.jsonl'], split: 'hash', union: false },
+  { id: 'bfcl-live', label: 'BFCL live', files: ['bfcl-live/bfcl-live-catalog.json', 'bfcl-live/bfcl-live-queries.jsonl'], split: 'whole', union: false },
+  { id: 'tau2-bench', label: 'tau2-bench', files: ['tau2-bench/catalog.json', 'tau2-bench/queries.jsonl'], split: 'hash', union: true },
+  { id: 'tooltalk', label: 'ToolTalk', files: ['tooltalk/catalog.json', 'tooltalk/queries.jsonl'], split: 'hash', union: true },
+  { id: 'tau2-banking', label: 'tau2 banking', files: ['tau2-banking/catalog.json', 'tau2-banking/queries.jsonl'], split: 'hash', union: true },
+  { id: 'agentdojo', label: 'AgentDojo (held out)', files: ['agentdojo/catalog.json', 'agentdojo/queries.jsonl'], split: 'whole', union: true },
+]
+
+/** The union's labelled sources enter its catalog in this order, before any distractor. */
+const UNION_ORDER = ['agentdojo', 'tau2-bench', 'tooltalk', 'tau2-banking']
+
+const DSH_TOOLS = 'catalogs/dsh/headless-tools.json'
+const MCP_SERVERS = ['github', 'notion', 'playwright']
+const mcpFile = (/** @type {string} */ server) => `catalogs/mcp/${server}.json`
+
+/** Every file an eval figure depends on, from the repository root. */
+export const EVAL_INPUT_FILES = [
+  ...SOURCES.flatMap(({ files }) => files.map((file) => `bench/data/${file}`)),
+  DSH_TOOLS,
+  ...MCP_SERVERS.map(mcpFile),
+]
+
+const readJson = (/** @type {string} */ path) => JSON.parse(readFileSync(repoPath(path), 'utf8'))
+
+/**
+ * @param {string} path
+ * @returns {{id: string, query: string, relevant: string[]}[]}
+ */
+const readJsonLines = (path) => readFileSync(repoPath(path), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
+
+/** Every source alone, then the union. @returns {EvalSet[]} */
+export function evalSets() {
+  const sources = SOURCES.map(({ id, label, files: [catalog = '', queries = ''], split }) => ({
+    id,
+    label,
+    whole: split === 'whole',
+    /** @type {Tool[]} */
+    catalog: readJson(`bench/data/${catalog}`),
+    requests: readJsonLines(`bench/data/${queries}`).map(({ id: requestId, query, relevant }) => ({
+      id: requestId,
+      query,
+      relevant,
+      part: /** @type {Part} */ (split === 'whole' || isHeldBack(requestId) ? 'held' : 'dev'),
+    })),
+  }))
+  return [...sources, unionSet(sources)]
+}
+
+/**
+ * The union: the labelled sources' definitions first (a name already taken keeps its first
+ * definition), then the distractors in a fixed order: the BFCL dev and live catalogs, DSH's own
+ * tools and three MCP servers under the names DSH's bridge gives them. Each request keeps the
+ * part it has in its own source.
+ * @param {EvalSet[]} sources
+ * @returns {EvalSet}
+ */
+function unionSet(sources) {
+  const byId = new Map(sources.map((source) => [source.id, source]))
+  const labelled = UNION_ORDER.map((id) => {
+    const source = byId.get(id)
+    if (source === undefined) throw new Error(`the union names an unknown source ${id}`)
+    return source
+  })
+  const distractors = [
+    ...(byId.get('bfcl')?.catalog ?? []),
+    ...(byId.get('bfcl-live')?.catalog ?? []),
+    ...readJson(DSH_TOOLS).tools.map(plainTool),
+    ...MCP_SERVERS.flatMap((server) => readJson(mcpFile(server)).tools.map((/** @type {McpTool} */ tool) => mcpTool(server, tool))),
+  ]
+  /** @type {Map<string, Tool>} */
+  const catalog = new Map()
+  for (const tool of [...labelled.flatMap((source) => source.catalog), ...distractors]) {
+    if (!catalog.has(tool.name)) catalog.set(tool.name, tool)
+  }
+  return {
+    id: 'union',
+    label: 'Union of the four',
+    whole: false,
+    catalog: [...catalog.values()],
+    requests: labelled.flatMap((source) => source.requests),
+  }
+}
+
+/**
+ * @param {{name: string, description?: string, parameters?: Record<string, unknown>}} tool
+ * @returns {Tool}
+ */
+const plainTool = ({ name, description = '', parameters = {} }) => ({ name, description, parameters })
+
+/**
+ * An MCP server's tool as DSH's MCP bridge registers it: `mcp__<server>__<name>`.
+ * @typedef {{name: string, description?: string, inputSchema?: Record<string, unknown>}} McpTool
+ * @param {string} server @param {McpTool} tool
+ * @returns {Tool}
+ */
+const mcpTool = (server, { name, description = '', inputSchema = {} }) => ({ name: `mcp__${server}__${name}`, description, parameters: inputSchema })

@@ -1,0 +1,46 @@
+// The retrieval section of the benchmark report: every labelled set of `pnpm eval`, both
+// rankings, the default first, rendered from the recorded eval figures alone.
+import { RANKINGS, tableRows } from '../lib/eval-figures.mjs'
+
+const int = (/** @type {number} */ n) => n.toLocaleString('en-US')
+const fixed3 = (/** @type {number} */ n) => n.toFixed(3)
+const signed3 = (/** @type {number} */ n) => `${n > 0 ? '+' : n < 0 ? '-' : '±'}${Math.abs(n).toFixed(3)}`
+
+const ABOUT = { lexical: 'BM25F alone', hybrid: 'BM25F fused with the semantic model' }
+
+/** @param {import('../lib/eval-figures.mjs').EvalResults} quality @returns {string[]} Markdown lines */
+export function evalLines({ defaultRanking, sets }) {
+  const other = RANKINGS.find((ranking) => ranking !== defaultRanking)
+  const order = other === undefined ? [defaultRanking] : [defaultRanking, other]
+  const lines = [
+    '### Retrieval quality (`pnpm eval`)',
+    '',
+    'Real requests with labelled answers from six public sources, each searched over its own catalog '
+      + '([bench/data](bench/data/README.md) says where each comes from, its licence and how it is rebuilt), and the union: '
+      + 'the requests of the four non-BFCL sources over one catalog of their tools among BFCL\'s, DSH\'s own and three '
+      + `MCP servers' (${int(sets.find((set) => set.id === 'union')?.tools ?? 0)} tools). `
+      + '**dev** is the part ranking choices may be tuned on; **held** is a fixed 30% of requests (a hash of the request id) '
+      + 'no ranking choice looks at; **all** is a source kept whole: BFCL live checks the BFCL dev set, AgentDojo is the '
+      + 'source held out entirely (in the union its requests count as held). None of these sets trains the semantic model. '
+      + 'R@k is the share of a request\'s relevant tools in the first k results, NDCG@10 has binary gain; exact name is '
+      + 'Recall@1 of every catalog tool searched by its own name.',
+    '',
+  ]
+  for (const ranking of order) {
+    const compare = ranking === defaultRanking ? other : undefined
+    lines.push(
+      `**${ranking}** (${ABOUT[ranking]}${ranking === defaultRanking ? '; the default when the model package is installed' : ''}):`,
+      '',
+      `| Set | Tools | Part | Requests | R@1 | R@5 | R@10 | NDCG@10 | Exact name |${compare === undefined ? '' : ` R@5 vs ${compare} |`}`,
+      `| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |${compare === undefined ? '' : ' ---: |'}`,
+    )
+    for (const { set, part, metrics, first } of tableRows(sets, ranking)) {
+      const head = first ? `| ${set.label} | ${int(set.tools)} ` : '| | '
+      const against = compare === undefined ? '' : ` ${signed3(metrics.r5 - (set[compare][part]?.r5 ?? Number.NaN))} |`
+      lines.push(`${head}| ${part} | ${int(metrics.requests)} | ${fixed3(metrics.r1)} | ${fixed3(metrics.r5)} | ${fixed3(metrics.r10)} `
+        + `| ${fixed3(metrics.ndcg10)} | ${first ? fixed3(set[ranking].exactNameR1) : ''} |${against}`)
+    }
+    lines.push('')
+  }
+  return lines
+}

