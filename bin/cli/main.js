@@ -12,8 +12,8 @@ const COMMANDS = new Map([search, explain, lint].map(command => [command.name, c
 const HELP = `Usage: dsh-tool-search <command> [options]
 
 Search, explain and lint a tool catalog the way the dsh-tool-search plugin's tool_search
-ranks it (BM25 in the same Rust core). Without --catalog, commands use an embedded catalog:
-DeepSeek Harness 0.1.0-rc.8's own tools and the GitHub MCP server's.
+ranks it: the same Rust core, by words and meaning. Without --catalog, commands use an
+embedded catalog: DeepSeek Harness 0.1.0-rc.8's own tools and the GitHub MCP server's.
 
 Commands:
 ${[...COMMANDS.values()].map(c => `  ${c.name.padEnd(9)}${c.summary}`).join('\n')}
