@@ -23,15 +23,16 @@ read with `ast`, and the suite/version logic of agentdojo.task_suite is re-imple
               prompt template of task_combinators.py and the union of both parts.
 """
 import ast
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from derive_io import MAX_QUERY_CHARS, write_set  # noqa: E402
 
 BENCHMARK = "v1.2.2"
 SUITES = ["workspace", "travel", "banking", "slack"]
 # module import order of agentdojo/default_suites (each package registers tasks on import)
 VERSION_DIRS = ["v1", "v1_1", "v1_1_1", "v1_1_2", "v1_2", "v1_2_1", "v1_2_2"]
-MAX_QUERY_CHARS = 4096
 
 
 def read_ast(path):
@@ -507,12 +508,7 @@ def main():
                             "group": suite,
                             })
 
-    with open(os.path.join(here, "catalog.json"), "w", encoding="utf-8") as f:
-        json.dump(catalog, f, indent=1, ensure_ascii=False)
-        f.write("\n")
-    with open(os.path.join(here, "queries.jsonl"), "w", encoding="utf-8") as f:
-        for q in queries:
-            f.write(json.dumps(q, ensure_ascii=False) + "\n")
+    write_set(here, catalog, queries=queries)
     print("tools", len(catalog), "queries", len(queries), "clashing names", sorted(clash))
 
 

@@ -39,7 +39,9 @@ import os
 import re
 import sys
 
-MAX_QUERY_CHARS = 4096
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from derive_io import MAX_QUERY_CHARS, write_set  # noqa: E402
+
 META_TOOLS = {"grep", "give_discoverable_user_tool", "unlock_discoverable_agent_tool",
               "call_discoverable_agent_tool", "list_discoverable_agent_tools"}
 DISCOVERY_ACTIONS = {"unlock_discoverable_agent_tool": "agent_tool_name",
@@ -196,12 +198,7 @@ def main():
             continue
         queries.append({"id": task["id"], "query": query, "relevant": rel, "group": "banking_knowledge"})
 
-    with open(os.path.join(here, "catalog.json"), "w", encoding="utf-8") as f:
-        json.dump(catalog, f, indent=1, ensure_ascii=False)
-        f.write("\n")
-    with open(os.path.join(here, "queries.jsonl"), "w", encoding="utf-8") as f:
-        for q in queries:
-            f.write(json.dumps(q, ensure_ascii=False) + "\n")
+    write_set(here, catalog, queries=queries)
     print("tools", len(catalog), "(base %d, agent-discoverable %d, user-discoverable %d)"
           % (len(wrappers), len(agent_disc), len(user_disc)), "queries", len(queries), "of", len(tasks))
 

@@ -33,9 +33,11 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from derive_io import MAX_QUERY_CHARS, write_set  # noqa: E402
+
 TOOL_DOMAINS = ["airline", "retail", "telecom"]
 QUERY_DOMAINS = ["airline", "retail"]
-MAX_QUERY_CHARS = 4096
 SECTION_RE = re.compile(r"^(Args|Arguments|Parameters|Returns|Return|Raises|Yields|Examples?|Notes?|Warning|Warnings):\s*$")
 
 
@@ -273,12 +275,7 @@ def main():
                 continue
             queries.append({"id": "%s/%s" % (d, task["id"]), "query": query, "relevant": rel, "group": d})
 
-    with open(os.path.join(here, "catalog.json"), "w", encoding="utf-8") as f:
-        json.dump(catalog, f, indent=1, ensure_ascii=False)
-        f.write("\n")
-    with open(os.path.join(here, "queries.jsonl"), "w", encoding="utf-8") as f:
-        for q in queries:
-            f.write(json.dumps(q, ensure_ascii=False) + "\n")
+    write_set(here, catalog, queries=queries)
     print("tools", len(catalog), "queries", len(queries), "prefixed", sorted(clash))
 
 

@@ -30,7 +30,8 @@ import json
 import os
 import sys
 
-MAX_QUERY_CHARS = 4096
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from derive_io import MAX_QUERY_CHARS, write_set  # noqa: E402
 
 
 def main():
@@ -101,15 +102,7 @@ def main():
             if rel1:
                 turn1.append({"id": qid, "query": first_user, "relevant": rel1, "group": group})
 
-    with open(os.path.join(here, "catalog.json"), "w", encoding="utf-8") as f:
-        json.dump(catalog, f, indent=1, ensure_ascii=False)
-        f.write("\n")
-    with open(os.path.join(here, "queries.jsonl"), "w", encoding="utf-8") as f:
-        for q in queries:
-            f.write(json.dumps(q, ensure_ascii=False) + "\n")
-    with open(os.path.join(here, "queries_turn1.jsonl"), "w", encoding="utf-8") as f:
-        for q in turn1:
-            f.write(json.dumps(q, ensure_ascii=False) + "\n")
+    write_set(here, catalog, queries=queries, queries_turn1=turn1)
     print("tools", len(catalog), "queries", len(queries), "queries_turn1", len(turn1))
 
 
