@@ -41,6 +41,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from derive_io import MAX_QUERY_CHARS, write_set  # noqa: E402
+from docstrings import google_doc  # noqa: E402
 
 META_TOOLS = {"grep", "give_discoverable_user_tool", "unlock_discoverable_agent_tool",
               "call_discoverable_agent_tool", "list_discoverable_agent_tools"}
@@ -95,25 +96,6 @@ def discoverable_schema(fn):
     return {"name": fn.name, "description": description,
             "parameters": {"type": "object", "properties": props, "required": required}}
 
-
-def google_doc(doc):
-    doc = inspect.cleandoc(doc or "")
-    desc, params, section, cur = [], {}, None, None
-    for line in doc.splitlines():
-        st = line.strip()
-        if re.match(r"^(Args|Returns|Raises|Examples?|Notes?):\s*$", st) and not line.startswith(" "):
-            section, cur = st[:-1], None
-            continue
-        if section is None:
-            desc.append(line.rstrip())
-        elif section == "Args" and st:
-            m = re.match(r"^(\w+)\s*(\([^)]*\))?\s*:\s*(.*)$", st)
-            if m and len(line) - len(line.lstrip()) <= 4:
-                cur = m.group(1)
-                params[cur] = m.group(3).strip()
-            elif cur:
-                params[cur] += "\n" + st
-    return "\n".join(desc).strip(), params
 
 
 def wrapper_tools(tree):

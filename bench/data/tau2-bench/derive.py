@@ -27,47 +27,17 @@ Standard library only; the package is read, never imported.
              transfer_to_human_agents) is written as '<domain>.<name>'; all others unchanged.
 """
 import ast
-import inspect
 import json
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from derive_io import MAX_QUERY_CHARS, write_set  # noqa: E402
+from docstrings import google_doc  # noqa: E402
 
 TOOL_DOMAINS = ["airline", "retail", "telecom"]
 QUERY_DOMAINS = ["airline", "retail"]
-SECTION_RE = re.compile(r"^(Args|Arguments|Parameters|Returns|Return|Raises|Yields|Examples?|Notes?|Warning|Warnings):\s*$")
 
-
-def parse_google_doc(doc):
-    doc = inspect.cleandoc(doc or "")
-    lines = doc.splitlines()
-    desc, params, section, cur, base_indent = [], {}, None, None, None
-    for line in lines:
-        m = SECTION_RE.match(line.strip()) if not line.startswith(" ") else None
-        if m:
-            section = m.group(1)
-            cur, base_indent = None, None
-            continue
-        if section is None:
-            desc.append(line.rstrip())
-            continue
-        if section not in ("Args", "Arguments", "Parameters"):
-            continue
-        if not line.strip():
-            continue
-        indent = len(line) - len(line.lstrip())
-        pm = re.match(r"^(\w+)\s*(\([^)]*\))?\s*:\s*(.*)$", line.strip())
-        if pm and (base_indent is None or indent <= base_indent):
-            base_indent = indent
-            cur = pm.group(1)
-            params[cur] = pm.group(3).strip()
-        elif cur is not None:
-            params[cur] = (params[cur] + "\n" + line.strip()).strip()
-    description = "\n".join(desc).strip()
-    return description, params
 
 
 class Modules:
@@ -215,7 +185,7 @@ class Modules:
                     continue
                 if not any(ast.unparse(d).startswith("is_tool") for d in fn.decorator_list):
                     continue
-                description, pdesc = parse_google_doc(ast.get_docstring(fn, clean=False))
+                description, pdesc = google_doc(ast.get_docstring(fn, clean=False))
                 args = fn.args.args[1:]  # drop self
                 defaults = [None] * (len(args) - len(fn.args.defaults)) + list(fn.args.defaults)
                 props, required = {}, []
