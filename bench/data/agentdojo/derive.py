@@ -28,6 +28,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from derive_io import MAX_QUERY_CHARS, write_set  # noqa: E402
+from module_trees import ModuleTrees  # noqa: E402
 
 BENCHMARK = "v1.2.2"
 SUITES = ["workspace", "travel", "banking", "slack"]
@@ -127,18 +128,7 @@ def docstring_parts(doc):
     return description, params
 
 
-class ToolModules:
-    def __init__(self, pkg):
-        self.pkg = pkg
-        self.cache = {}
-
-    def load(self, modname):
-        if modname not in self.cache:
-            path = os.path.join(self.pkg, *modname.split(".")) + ".py"
-            tree = read_ast(path)
-            self.cache[modname] = tree
-        return self.cache[modname]
-
+class ToolModules(ModuleTrees):
     def find_class(self, modname, clsname, seen=None):
         """Return (modname, ClassDef) for a class visible in modname (follow from-imports)."""
         tree = self.load(modname)

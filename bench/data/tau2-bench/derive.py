@@ -34,23 +34,14 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from derive_io import MAX_QUERY_CHARS, write_set  # noqa: E402
 from docstrings import google_doc  # noqa: E402
+from module_trees import ModuleTrees  # noqa: E402
 
 TOOL_DOMAINS = ["airline", "retail", "telecom"]
 QUERY_DOMAINS = ["airline", "retail"]
 
 
 
-class Modules:
-    def __init__(self, pkg):
-        self.pkg = pkg
-        self.cache = {}
-
-    def load(self, mod):
-        if mod not in self.cache:
-            with open(os.path.join(self.pkg, *mod.split(".")) + ".py", encoding="utf-8") as f:
-                self.cache[mod] = ast.parse(f.read())
-        return self.cache[mod]
-
+class Modules(ModuleTrees):
     def lookup(self, mod, name):
         """Find the definition of `name` visible in module `mod`: (mod, node) where node is
         a ClassDef or the value of a module-level assignment."""
