@@ -3,9 +3,9 @@
 // best match of a search is too weak to load, and the result says so instead. Re-run this after
 // any ranking change; it prints the floor it would choose and what the plugin's floor does.
 //
-//   node bench/calibrate-floor.mjs [--sets <dir>] [--json]
+//   node bench/calibrate-floor.mjs [--json]
 //
-// On the dev part of every eval source (bench/data and the lab sets, see lib/eval-sources.mjs):
+// On the dev part of every eval set (bench/data and their union, see lib/eval-sets.mjs):
 // - requests whose relevant tool is in the top 5 are the ones a floor must not turn away: a
 //   floor "loses" such a request when its best match is weaker than the floor;
 // - the same requests against the catalog of another source with no tool in common stand for a
@@ -14,9 +14,9 @@
 // requests. Strength is the core's ToolIndex.matchStrength, as the plugin reads it.
 import { parseArgs } from 'node:util'
 import { ToolIndex } from '../index.js'
-import { DEFAULT_SETS, evalSources } from './lib/eval-sources.mjs'
+import { evalSources } from './lib/eval-sets.mjs'
 
-const { values: options } = parseArgs({ options: { sets: { type: 'string', default: DEFAULT_SETS }, json: { type: 'boolean', default: false } } })
+const { values: options } = parseArgs({ options: { json: { type: 'boolean', default: false } } })
 const { WEAK_MATCH_FLOOR } = await import('../dist/search-answer.js').catch((error) => {
   throw new Error(`the built plugin is missing; run \`pnpm run build:plugin\` first (${error.message})`)
 })
@@ -25,7 +25,7 @@ const MAX_LOST = 0.01
 const STEP = 0.05
 const MAX_QUERY_CHARS = 4096
 
-const sources = evalSources(options.sets).map((source) => {
+const sources = evalSources().map((source) => {
   const index = ToolIndex.fromJson(source.catalogJson)
   return { ...source, index, names: new Set(index.names()), dev: source.requests.filter((request) => request.part === 'dev') }
 })

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // How often prefetch would have loaded the tool a request needs, and what it loads to get there.
-// For every request of every eval source (lib/eval-sources.mjs), the request is the query, as the
+// For every request of every eval set (lib/eval-sets.mjs), the request is the query, as the
 // plugin reads a user's message, and for N = 1..10 (the `prefetch` setting):
 // - Hit@N: the share of requests for which a relevant tool is among the tools prefetch loads,
 //   with the plugin's own rule (the top N, each as strong as WEAK_MATCH_FLOOR; strongHits in
@@ -14,13 +14,13 @@
 //   prompt prefix at that request.
 // Pooled over every request, and per source with --sources. `--json` prints JSON only.
 //
-//   node bench/prefetch-hits.mjs [--sets <dir>] [--sources] [--json]
+//   node bench/prefetch-hits.mjs [--sources] [--json]
 import { parseArgs } from 'node:util'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { ToolIndex } from '../index.js'
-import { DEFAULT_SETS, evalSources } from './lib/eval-sources.mjs'
+import { evalSources } from './lib/eval-sets.mjs'
 
-const { values: options } = parseArgs({ options: { sets: { type: 'string', default: DEFAULT_SETS }, sources: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } })
+const { values: options } = parseArgs({ options: { sources: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } })
 const { strongHits } = await import('../dist/search-answer.js').catch((error) => {
   throw new Error(`the built plugin is missing; run \`pnpm run build:plugin\` first (${error.message})`)
 })
@@ -40,7 +40,7 @@ function loads(/** @type {ToolIndex} */ index, /** @type {string} */ text) {
 }
 
 /** Per size, summed over one source's requests. */
-function measureSource(/** @type {import('./lib/eval-sources.mjs').EvalSource} */ source) {
+function measureSource(/** @type {import('./lib/eval-sets.mjs').EvalSource} */ source) {
   const index = ToolIndex.fromJson(source.catalogJson)
   /** @type {Map<string, number>} */
   const schemaTokens = new Map()
@@ -70,7 +70,7 @@ const rates = (/** @type {Cell[]} */ cells, /** @type {number} */ requests) => c
 }))
 
 /** Per size: of requests about nothing installed, the share that still load a tool, and tools loaded. */
-function measureUnrelated(/** @type {import('./lib/eval-sources.mjs').EvalSource[]} */ sources) {
+function measureUnrelated(/** @type {import('./lib/eval-sets.mjs').EvalSource[]} */ sources) {
   const indexed = sources.map((source) => {
     const index = ToolIndex.fromJson(source.catalogJson)
     return { source, index, names: new Set(index.names()) }
@@ -93,8 +93,8 @@ function measureUnrelated(/** @type {import('./lib/eval-sources.mjs').EvalSource
   return { requests, rows: counts.map((count, i) => ({ n: SIZES[i], loadsSomething: round3(count.some / requests), loaded: round3(count.loaded / requests) })) }
 }
 
-export function measurePrefetch(setsDir = DEFAULT_SETS) {
-  const sources = evalSources(setsDir)
+export function measurePrefetch() {
+  const sources = evalSources()
   const perSource = sources.map(measureSource)
   const requests = perSource.reduce((sum, source) => sum + source.requests, 0)
   const pooled = SIZES.map((_, i) => {
@@ -115,7 +115,7 @@ export function measurePrefetch(setsDir = DEFAULT_SETS) {
   }
 }
 
-const result = measurePrefetch(options.sets)
+const result = measurePrefetch()
 if (options.json) {
   console.log(JSON.stringify(result, null, 2))
 } else {

@@ -73,6 +73,16 @@ export function evalSets() {
 }
 
 /**
+ * The same sets with each catalog as the JSON text `ToolIndex.fromJson` takes, for the scripts
+ * that index every set once (the weak-match floor, prefetch Hit@N).
+ * @typedef {{id: string, catalogJson: string, requests: EvalRequest[]}} EvalSource
+ * @returns {EvalSource[]}
+ */
+export function evalSources() {
+  return evalSets().map(({ id, catalog, requests }) => ({ id, catalogJson: JSON.stringify(catalog), requests }))
+}
+
+/**
  * The union: the labelled sources' definitions first (a name already taken keeps its first
  * definition), then the distractors in a fixed order: the BFCL dev and live catalogs, DSH's own
  * tools and three MCP servers under the names DSH's bridge gives them. Each request keeps the
