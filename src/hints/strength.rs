@@ -23,15 +23,11 @@ pub const SIMILARITY_UNIT: f64 = 0.5;
 
 /// The strength of `name`'s match for `query`; 0 when it matches nothing, or is not indexed.
 pub fn match_strength(index: &Index, query: &str, name: &str) -> f64 {
-    let Some(explanation) = Searcher::new(index).explain(query, name) else { return 0.0 };
-    if explanation.rank.is_none() {
-        return 0.0;
-    }
-    let score = explanation.terms.iter().fold(0.0, |sum, term| sum + term.contribution);
+    let Some((score, similarity)) = Searcher::new(index).strength_signals(query, name) else { return 0.0 };
     if score > 0.0 {
         return score / bm25::idf(index.len().max(1), 1);
     }
-    explanation.semantic.map_or(0.0, |semantic| semantic.similarity / SIMILARITY_UNIT)
+    similarity.map_or(0.0, |similarity| similarity / SIMILARITY_UNIT)
 }
 
 #[cfg(test)]

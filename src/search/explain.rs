@@ -52,6 +52,11 @@ pub struct MissingTerm {
     pub idf: Option<f64>,
 }
 
+/// A held term's part of the whole query's BM25F score, rounded as reported.
+fn term_share(impact: f64, term: QueryTerm) -> f64 {
+    bm25::round6(contribution(impact, term.weight))
+}
+
 /// One query term found in the explained tool.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TermMatch {
@@ -82,19 +87,15 @@ impl<'i> Searcher<'i> {
         };
         let mut analyzer = Analyzer::new();
         let mut words: Vec<String> = Vec::new();
-        let scored = distinct_terms(index, &mut analyzer, text, |word| words.push(word.to_string()));
-        let mut held: Vec<(QueryTerm, [Tf; FIELDS], f64)> =
-            scored.iter().filter_map(|&term| index.postings().find(term.id, doc).map(|(tf, impact)| (term, tf, impact))).collect();
-        // In the order the query asks for them.
-        held.sort_unstable_by_key(|(term, ..)| term.at);
-        let terms = held
+        let terms = self
+            .held_terms(&mut analyzer, text, doc, |word| words.push(word.to_string()))
             .into_iter()
             .map(|(term, tf, impact)| TermMatch {
                 term: index.term_text(term.id).to_string(),
                 query_word: words[term.at].clone(),
                 kind: term.kind,
                 idf: index.idf(term.id),
-                contribution: bm25::round6(contribution(impact, term.weight)),
+                contribution: term_share(impact, term),
                 fields: tf.map(u32::from),
             })
             .collect();
@@ -112,6 +113,39 @@ impl<'i> Searcher<'i> {
             semantic,
             text: tool.text(),
         })
+    }
+
+    /// What a match's strength is read from (see `hints::strength`), as `explain` reports it but
+    /// from one ranking of the query: the sum of the term contributions `explain` lists, and in a
+    /// hybrid index the tool's similarity. `None` when `name` is not indexed or the query does not
+    /// rank it (the `rank` of its explanation).
+    pub(crate) fn strength_signals(&self, query: &str, name: &str) -> Option<(f64, Option<f64>)> {
+        let index = self.index;
+        let doc = index.doc_named(name)?;
+        let exact = index.doc_named(query.trim()) == Some(doc);
+        let (text, ranked, similarity) = match Query::parse(query) {
+            Query::Select(names) => (query, exact || names.iter().any(|listed| index.doc_named(listed) == Some(doc)), None),
+            Query::Ranked { text, required } => {
+                let (scores, blend) = self.ranking_signals(text, &required);
+                (text, exact || scores.get(doc) > 0.0, blend.map(|blend| round6(blend.similarity(doc))))
+            }
+        };
+        if !ranked {
+            return None;
+        }
+        let held = self.held_terms(&mut Analyzer::new(), text, doc, |_| {});
+        Some((held.iter().fold(0.0, |sum, &(term, _, impact)| sum + term_share(impact, term)), similarity))
+    }
+
+    /// The query's scored terms that `doc` holds, with their occurrences and impact, in the order
+    /// the query asks for them; `on_word` sees every query word, as `distinct_terms` reads them.
+    fn held_terms(&self, analyzer: &mut Analyzer, text: &str, doc: DocId, on_word: impl FnMut(&str)) -> Vec<(QueryTerm, [Tf; FIELDS], f64)> {
+        let index = self.index;
+        let scored = distinct_terms(index, analyzer, text, on_word);
+        let mut held: Vec<(QueryTerm, [Tf; FIELDS], f64)> =
+            scored.iter().filter_map(|&term| index.postings().find(term.id, doc).map(|(tf, impact)| (term, tf, impact))).collect();
+        held.sort_unstable_by_key(|(term, ..)| term.at);
+        held
     }
 
     /// The tool's similarity and semantic part, from the very blend its score was fused with.

@@ -76,11 +76,17 @@ impl<'i> Searcher<'i> {
     /// query or, for a compound query, the fusion of its requests' rankings) and, in a hybrid
     /// index, the semantic similarity blended with it (see `hybrid`).
     fn ranking_scores(&self, text: &str, required: &[String]) -> Scores {
+        self.ranking_signals(text, required).0
+    }
+
+    /// The scores of [`Self::ranking_scores`] and, in a hybrid index, the blend they were fused
+    /// with, for readers that need a tool's similarity as the ranking saw it.
+    fn ranking_signals(&self, text: &str, required: &[String]) -> (Scores, Option<hybrid::Blend>) {
         let requests = query::requests(text);
         let lexical = self.lexical_scores(text, &requests, required);
         match self.blend(text, &requests, &lexical) {
-            Some(blend) => blend.fuse(&lexical, required),
-            None => lexical,
+            Some(blend) => (blend.fuse(&lexical, required), Some(blend)),
+            None => (lexical, None),
         }
     }
 
