@@ -54,11 +54,12 @@ export function loadCatalog({ files, mcpServer, ranking = 'auto' }) {
   }
   const given = files !== undefined && files.length > 0
   if (!given && mcpServer !== undefined) throw new InputError('--mcp-server names the server of the files given with --catalog; the default catalog is named already')
-  const read = given ? files.map(file => readFile(file, mcpServer, options)) : DEFAULT_CATALOG.map(part => readFile(part.file, part.mcpServer, options))
+  const read = given ? files.map(file => readFile(file, mcpServer)) : DEFAULT_CATALOG.map(part => readFile(part.file, part.mcpServer))
   const tools = read.flatMap(part => part.tools)
   const label = given ? files.map(shownName).join(', ') : DEFAULT_LABEL
   const only = given && read.length === 1 && mcpServer === undefined ? read[0] : undefined
-  return { tools, index: only?.index ?? rebuild(tools, options), label }
+  const index = only === undefined ? rebuild(tools, options) : inCore(only.file, () => ToolIndex.fromJson(only.text, options))
+  return { tools, index, label }
 }
 
 /**
@@ -74,22 +75,14 @@ function rebuild(tools, options) {
 }
 
 /**
+ * One catalog file's tools as written, and its text, which the single-file case indexes as it is.
  * @param {string} file
  * @param {string | undefined} mcpServer
- * @param {{ ranking: 'lexical' } | undefined} options
- * @returns {{ tools: Tool[], index: ToolIndex }}
+ * @returns {{ file: string, text: string, tools: Tool[] }}
  */
-function readFile(file, mcpServer, options) {
+function readFile(file, mcpServer) {
   const text = readText(file)
-  let index
-  let entries
-  try {
-    // The core decides what a catalog is and words the errors.
-    index = ToolIndex.fromJson(text, options)
-    entries = readCatalog(text)
-  } catch (error) {
-    throw new InputError(`${shownName(file)}: ${/** @type {Error} */ (error).message}`)
-  }
+  const entries = inCore(file, () => readCatalog(text))
   const tools = entries.map(({ name: written, description, parameters }) => ({
     name: mcpServer === undefined ? written : publicToolName(mcpServer, written),
     written,
@@ -97,7 +90,22 @@ function readFile(file, mcpServer, options) {
     description,
     parameters,
   }))
-  return { tools, index }
+  return { file, text, tools }
+}
+
+/**
+ * The core decides what a catalog is and words the errors; they are reported with the file's name.
+ * @template T
+ * @param {string} file
+ * @param {() => T} read
+ * @returns {T}
+ */
+function inCore(file, read) {
+  try {
+    return read()
+  } catch (error) {
+    throw new InputError(`${shownName(file)}: ${/** @type {Error} */ (error).message}`)
+  }
 }
 
 /** @param {string} file */
