@@ -113,10 +113,7 @@ const nativeBaseline = {
     return calls.length === 0 ? call(TARGET, CITY) : answer(calls.at(-1).result)
   },
   check(observed, checks) {
-    const [first, second] = observed.requests
-    commonChecks(observed, checks, 2)
-    everyToolUpFront(first, checks, 'without the plugin')
-    executionChecks(observed, checks, completedCalls(second)[0]?.result)
+    offeredUpFrontChecks(observed, checks, 'without the plugin')
   },
 }
 
@@ -124,10 +121,7 @@ const nativeBaseline = {
 const nativeAutoBelowThreshold = {
   model: nativeBaseline.model,
   check(observed, checks) {
-    const [first, second] = observed.requests
-    commonChecks(observed, checks, 2)
-    everyToolUpFront(first, checks, 'under defer: auto, the fixture schemas below autoMinTokens')
-    executionChecks(observed, checks, completedCalls(second)[0]?.result)
+    offeredUpFrontChecks(observed, checks, 'under defer: auto, the fixture schemas below autoMinTokens')
   },
 }
 
@@ -140,10 +134,7 @@ function withoutBinary(spec) {
   return {
     model: nativeBaseline.model,
     check(observed, checks) {
-      const [first, second] = observed.requests
-      commonChecks(observed, checks, 2)
-      everyToolUpFront(first, checks, 'while the plugin steps aside')
-      executionChecks(observed, checks, completedCalls(second)[0]?.result)
+      offeredUpFrontChecks(observed, checks, 'while the plugin steps aside')
       const said = observed.dsh.stderr.split('\n').filter((line) => line.startsWith('dsh-tool-search: '))
       const expected = 'dsh-tool-search: tool_search is off and every tool stays offered: the native search core did not load: this machine is '
       checks.add(`standard error says once that tool_search is off, naming ${spec} and how to install it`, said.length === 1
@@ -189,6 +180,17 @@ function commonChecks(observed, checks, expectedRequests) {
   checks.add(`the agent made ${expectedRequests} model requests`, observed.requests.length === expectedRequests, {
     expected: expectedRequests, observed: observed.requests.length,
   })
+}
+
+/**
+ * A run in which every tool is offered from the first request (no deferral): two requests, the
+ * fixture tool called directly on the first and its result answered on the second.
+ */
+function offeredUpFrontChecks(observed, checks, why) {
+  const [first, second] = observed.requests
+  commonChecks(observed, checks, 2)
+  everyToolUpFront(first, checks, why)
+  executionChecks(observed, checks, completedCalls(second)[0]?.result)
 }
 
 /** Request 1 offers every fixture tool and no tool_search, for the reason given. */
