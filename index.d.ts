@@ -211,6 +211,11 @@ export interface SessionSelection {
   selected: Array<string>
   /** The names among them that a prefetch record selected first. */
   prefetched: Array<string>
+  /**
+   * The names a selection once held and an eviction (`maxSelected`) took out since, in order
+   * of first selection.
+   */
+  dropped: Array<string>
 }
 
 /**

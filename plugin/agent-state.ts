@@ -55,14 +55,13 @@ export class AgentState {
   turn: number | undefined
 
   /**
-   * @param replayed - the selection rebuilt from the Agent's session log, and which of it a
-   *   prefetch selected.
-   * @param evicted - the tools an eviction took out of it and nothing has selected since.
+   * @param replayed - the selection rebuilt from the Agent's session log: which of it a prefetch
+   *   selected, and the tools an eviction took out of it that nothing has selected since.
    */
-  constructor(replayed: SessionSelection, evicted: Iterable<string> = []) {
+  constructor(replayed: SessionSelection) {
     this.chosen = new Set(replayed.selected)
     this.fetched = new Set(replayed.prefetched)
-    this.evicted = new Set(evicted)
+    this.evicted = new Set(replayed.dropped)
   }
 
   get selected(): ReadonlySet<string> {

@@ -21,31 +21,19 @@ import { PAYLOAD_SCHEMA_VERSION } from './payload.ts'
 import { recordSelection } from './selection-record.ts'
 import { field } from './selection.ts'
 
-/** What a session's log says about its tools: when each was last used, and which were ever selected. */
-export interface ToolUse {
-  /** A tool's last use, as a rank: the higher, the more recent. */
-  readonly last: ReadonlyMap<string, number>
-  /** Every tool a successful search or a selection record selected, evicted ones included. */
-  readonly everSelected: ReadonlySet<string>
-}
-
 /**
- * Read the uses of tools in a session's events: every `tool/call` and `run_code` sub-call, and
- * every name a `tool_search` result or selection record selects (by the native rule).
+ * When each tool was last used in a session's events, as a rank (the higher, the more recent):
+ * every `tool/call` and `run_code` sub-call, and every name a `tool_search` result or selection
+ * record selects (by the native rule).
  * @param events - the session's events as DSH loaded them, possibly hand-edited.
  */
-export function toolUse(events: readonly unknown[]): ToolUse {
+function lastUses(events: readonly unknown[]): ReadonlyMap<string, number> {
   const last = new Map<string, number>()
-  const everSelected = new Set<string>()
   const searchCalls = new Set<unknown>()
   let clock = 0
-  const use = (names: readonly string[], selected: boolean): void => {
+  const use = (names: readonly string[]): void => {
     // Within one result the better match counts as used more recently.
-    for (let i = names.length - 1; i >= 0; i--) {
-      const name = names[i] as string
-      last.set(name, (clock += 1))
-      if (selected) everSelected.add(name)
-    }
+    for (let i = names.length - 1; i >= 0; i--) last.set(names[i] as string, (clock += 1))
   }
   for (const event of events) {
     const data = field(event, 'data')
@@ -54,18 +42,18 @@ export function toolUse(events: readonly unknown[]): ToolUse {
     if (type === 'tool/call' || type === 'tool/code-dispatch') {
       if (name === TOOL_SEARCH_NAME) {
         if (type === 'tool/call') searchCalls.add(field(data, 'callId'))
-        else if (field(data, 'isError') === false) use(selected(field(data, 'content')), true)
+        else if (field(data, 'isError') === false) use(selected(field(data, 'content')))
       } else if (typeof name === 'string') {
-        use([name], false)
+        use([name])
       }
     } else if (type === 'tool/result') {
       const blocks = field(field(data, 'message'), 'content')
       for (const block of Array.isArray(blocks) ? blocks : []) {
-        if (searchCalls.has(field(block, 'toolCallId')) && field(block, 'isError') !== true) use(selected(field(block, 'content')), true)
+        if (searchCalls.has(field(block, 'toolCallId')) && field(block, 'isError') !== true) use(selected(field(block, 'content')))
       }
     }
   }
-  return { last, everSelected }
+  return last
 }
 
 /** The names the text parts of a result's content select. */
@@ -78,13 +66,13 @@ function selected(content: unknown): string[] {
 
 /**
  * @param selected - an Agent's selection.
- * @param use - its session's tool use.
+ * @param last - when each tool was last used (`lastUses`).
  * @param max - the most tools the selection may keep; 0 for no limit.
  * @returns the tools to drop, least recently used first (ties by name).
  */
-export function overflow(selected: ReadonlySet<string>, use: ToolUse, max: number): string[] {
+function overflow(selected: ReadonlySet<string>, last: ReadonlyMap<string, number>, max: number): string[] {
   if (max === 0 || selected.size <= max) return []
-  const rank = (name: string): number => use.last.get(name) ?? 0
+  const rank = (name: string): number => last.get(name) ?? 0
   return [...selected].sort((a, b) => rank(a) - rank(b) || compareNames(a, b)).slice(0, selected.size - max)
 }
 
@@ -96,7 +84,7 @@ export function overflow(selected: ReadonlySet<string>, use: ToolUse, max: numbe
  */
 export function evictLeastRecentlyUsed(session: Session, state: AgentState, max: number, key: string): string[] {
   if (max === 0 || state.selected.size <= max) return []
-  const dropped = overflow(state.selected, toolUse(session.events), max)
+  const dropped = overflow(state.selected, lastUses(session.events), max)
   recordSelection(session, {
     kind: 'evict',
     key,
@@ -117,14 +105,4 @@ export function recallDropped(session: Session, state: AgentState, name: string)
     payload: { schemaVersion: PAYLOAD_SCHEMA_VERSION, query: name, tools: [{ name, description: '', score: 0 }] },
   })
   state.select(names)
-}
-
-/**
- * @param events - a session's events.
- * @param selected - the selection replayed from them.
- * @returns the tools an eviction dropped and nothing selected again since.
- */
-export function replayDropped(events: readonly unknown[], selected: readonly string[]): string[] {
-  const kept = new Set(selected)
-  return [...toolUse(events).everSelected].filter(name => !kept.has(name))
 }

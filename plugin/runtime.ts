@@ -14,7 +14,7 @@ import { IndexCache, buildCorpus } from './catalog.ts'
 import { MAX_NAME_BYTES, TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
 import { offerRule } from './defer.ts'
-import { evictLeastRecentlyUsed, recallDropped, replayDropped } from './eviction.ts'
+import { evictLeastRecentlyUsed, recallDropped } from './eviction.ts'
 import type { NativeLoad } from './native.ts'
 import { describedSearch, renderOutline } from './outline.ts'
 import type { ToolSearchPayload } from './payload.ts'
@@ -190,12 +190,10 @@ export class ToolSearchRuntime {
 
   private replay(agent: Agent): AgentState {
     try {
-      const events = agent.session.events
-      const replayed = replaySelection(events)
-      return new AgentState(replayed, replayDropped(events, replayed.selected))
+      return new AgentState(replaySelection(agent.session.events))
     } catch (error) {
       this.ctx.logger.warn(`dsh-tool-search: could not replay the selection of ${agent.id}; starting empty: ${message(error)}`)
-      return new AgentState({ selected: [], prefetched: [] })
+      return new AgentState({ selected: [], prefetched: [], dropped: [] })
     }
   }
 

@@ -40,6 +40,9 @@ pub struct Selection {
     pub selected: Vec<String>,
     /// The names among them that a prefetch record selected first.
     pub prefetched: Vec<String>,
+    /// The names a selection once held and an eviction took out since, in order of first
+    /// selection: a call of one of them selects it again (see `eviction.ts` in the plugin).
+    pub dropped: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -73,12 +76,15 @@ pub fn selection_from_events(events_json: &str) -> Result<Selection, ReplayError
     }
     let Replay { selected, live, .. } = replay;
     let mut selection = Selection::default();
+    let mut dropped = HashSet::new();
     for (i, (name, prefetched)) in selected.into_iter().enumerate() {
         if live.get(&name) == Some(&i) {
             if prefetched {
                 selection.prefetched.push(name.clone());
             }
             selection.selected.push(name);
+        } else if !live.contains_key(&name) && dropped.insert(name.clone()) {
+            selection.dropped.push(name);
         }
     }
     Ok(selection)
@@ -349,7 +355,25 @@ mod tests {
             call("c1", SEARCH_TOOL),
             result("c1", &payload(&["a"])),
         ];
-        assert_eq!(replay_all(&events), Selection { selected: vec!["b".into(), "a".into()], prefetched: vec!["b".into()] });
+        assert_eq!(replay_all(&events), Selection { selected: vec!["b".into(), "a".into()], prefetched: vec!["b".into()], dropped: vec![] });
+    }
+
+    #[test]
+    fn the_dropped_names_are_those_selected_once_and_evicted_since() {
+        let events = [
+            call("c1", SEARCH_TOOL),
+            result("c1", &payload(&["a", "b", "c"])),
+            dispatch(SEARCH_TOOL, true, &payload(&["failed"])),
+            call("c2", SEARCH_TOOL),
+            result_with("c2", &[text_part(&payload(&["errored"]))], r#""error":"boom","#),
+            dispatch(SEARCH_TOOL, false, &eviction(&["a", "c", "failed", "errored", "never_selected"])),
+            dispatch(SEARCH_TOOL, false, &eviction(&["c"])),
+            call("c3", SEARCH_TOOL),
+            result("c3", &payload(&["a"])),
+        ];
+        let selection = replay_all(&events);
+        assert_eq!(selection.selected, ["b", "a"]);
+        assert_eq!(selection.dropped, ["c"], "only a name a successful result selected, once, and not found again");
     }
 
     #[test]

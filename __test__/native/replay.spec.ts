@@ -40,7 +40,7 @@ describe('selectionFromEvents', () => {
   it('rejects text that is not an event list, with a clear message', () => {
     expect(() => selectionFromEvents('{"type": "tool/call"}')).toThrow('session events must be a JSON array, got an object')
     expect(() => selectionFromEvents('[{"type"')).toThrow(/^session events are not valid JSON: /)
-    expect(selectionFromEvents('[]')).toEqual({ selected: [], prefetched: [] })
+    expect(selectionFromEvents('[]')).toEqual({ selected: [], prefetched: [], dropped: [] })
   })
 })
 

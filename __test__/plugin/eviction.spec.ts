@@ -140,6 +140,25 @@ describe('maxSelected and the session log', () => {
     expect(deferredOffered(resumed)).toEqual([GITHUB, POSTGRES].sort())
   })
 
+  it('a resumed Agent brings back a tool the log shows evicted when the model calls it', async () => {
+    const root = await tempDir()
+    teardown.push(() => rm(root, { recursive: true, force: true }))
+    const live = await harnessWith({ maxSelected: 2 }, root)
+    const { agent } = await live.agent('a1')
+    await threeToolsTurn(live, agent)
+    await live.run(agent, 'next', reply('ok'))
+    await live.ctx.sessions.flush(agent.session)
+    await live.close()
+
+    const resumed = await harnessWith({ maxSelected: 2 }, root)
+    const { agent: again } = await resumed.resume('a1')
+    await resumed.run(again, 'file it', toolCall('c5', GITHUB, { repo: 'o/r', title: 't' }), reply('ok'))
+    // GitHub left at the second turn; called after the resume, it is selected again and recorded.
+    expect(deferredOffered(resumed, resumed.model.requests.at(-2))).toEqual([POSTGRES, WEATHER].sort())
+    expect(deferredOffered(resumed)).toEqual([GITHUB, POSTGRES, WEATHER].sort())
+    expect(records(again).map(record => record.root).at(-1)).toMatch(/^dsh-tool-search:recall:/)
+  })
+
   it('a forked Agent is offered the set its copied prefix ends with', async () => {
     const h = await harnessWith({ maxSelected: 2 })
     const { agent: parent } = await h.agent('parent')

@@ -164,6 +164,9 @@ pub struct SessionSelection {
     pub selected: Vec<String>,
     /// The names among them that a prefetch record selected first.
     pub prefetched: Vec<String>,
+    /// The names a selection once held and an eviction (`maxSelected`) took out since, in order
+    /// of first selection.
+    pub dropped: Vec<String>,
 }
 
 /// The names selected in a session's events (a JSON array of `{type, data}` events): by
@@ -173,7 +176,7 @@ pub struct SessionSelection {
 pub fn selection_from_events(events_json: Unknown<'_>) -> Result<SessionSelection> {
     let events_json = args::text(events_json, EVENTS_TEXT)?;
     let selection = replay::selection_from_events(&events_json).map_err(invalid)?;
-    Ok(SessionSelection { selected: selection.selected, prefetched: selection.prefetched })
+    Ok(SessionSelection { selected: selection.selected, prefetched: selection.prefetched, dropped: selection.dropped })
 }
 
 /// The names one tool_search result payload selects: the same rule replay applies to each
