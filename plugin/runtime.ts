@@ -197,11 +197,18 @@ export class ToolSearchRuntime {
     }
   }
 
-  /** Load the best deferred tools for a claimed user message (the `prefetch` setting). */
+  /**
+   * Load the best deferred tools for a claimed user message (the `prefetch` setting). The turn's
+   * `defer` decision is taken first, as its first prompt will take it: a turn that offers every
+   * tool has nothing to load, and one that starts deferring excludes only what it still offers.
+   */
   private prefetch(agent: Agent, state: AgentState, claimed: UserMessage): void {
     const count = this.settings.current.prefetch
     if (count === 0 || this.unavailable !== undefined) return
-    this.guarded(agent, 'prefetch', () => { state.select(prefetchFor(claimed, count, agent.session, this.scopeFor(agent, state)), 'prefetch') })
+    this.guarded(agent, 'prefetch', () => {
+      if (!state.deferral.defers(state.turn, this.settings.current, this.registeredFor(agent, state), this.policy)) return
+      state.select(prefetchFor(claimed, count, agent.session, this.scopeFor(agent, state)), 'prefetch')
+    })
   }
 
   /** Run a selection change the Agent's loop waits on; a failure is logged, never thrown into the loop. */

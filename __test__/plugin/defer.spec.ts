@@ -103,6 +103,23 @@ describe('defer: auto', () => {
     expect(defers(h.model.toolNames())).toBe(true)
   })
 
+  it('prefetches by the turn\'s own decision: nothing while every tool is offered, and from the turn deferral starts', async () => {
+    harness = await createHarness({ settings: true })
+    const h = harness
+    const size = deferredSize(h)
+    await changeSettings(h, { defer: 'auto', autoMinTokens: size, prefetch: 1 })
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'what is the weather forecast in Paris?', reply('ok'))
+    expect(offersEverything(h.model.toolNames())).toBe(true)
+    expect(h.ctx.toolSearch.agents()).toEqual([{ id: 'a', selected: 0, prefetched: 0 }])
+
+    await changeSettings(h, { defer: 'auto', autoMinTokens: size - 1, prefetch: 1 })
+    await h.run(agent, 'send an email to Bob', reply('ok'))
+    const names = h.model.toolNames()
+    expect(names).toContain('tool_search')
+    expect(names.filter(name => DEFERRED_NAMES.includes(name))).toEqual(['mcp__mail__send_email'])
+  })
+
   it('keeps the neverSearch names hidden while every other tool is offered', async () => {
     harness = await createHarness({ plugin: { defer: 'auto', autoMinTokens: 1_000_000, neverSearch: ['web_search'] } })
     const { agent } = await harness.agent('a')
