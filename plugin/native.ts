@@ -11,6 +11,7 @@
  */
 
 import type * as Core from '../index.js'
+import { MAX_NAME_BYTES } from './contract.ts'
 import { describeLoadFailure } from './platform.ts'
 
 export type { CatalogOutline, OutlineGroup, SearchHit, SessionSelection } from '../index.js'
@@ -74,4 +75,13 @@ function standIns(message: string): NativeCore {
     selectionFromEvents: unavailable,
     selectionFromPayload: unavailable,
   }
+}
+
+/**
+ * Whether the core takes `name` where it is handed tool names (an `exclude` entry, the tool
+ * `matchStrength` rates): at most MAX_NAME_BYTES of UTF-8. A longer name another plugin registers
+ * is indexed and returned like any other, but it cannot be excluded or asked about.
+ */
+export function coreTakesName(name: string): boolean {
+  return Buffer.byteLength(name) <= MAX_NAME_BYTES
 }

@@ -26,7 +26,7 @@ export const OUTLINE_BUDGET_TOKENS = 400
  * words in tool names it counts as one token, o200k as several), and the benchmark checks the
  * real count of every outline it prints against the budget.
  */
-export const OUTLINE_FIT_TOKENS = Math.floor(OUTLINE_BUDGET_TOKENS * 0.75)
+const OUTLINE_FIT_TOKENS = Math.floor(OUTLINE_BUDGET_TOKENS * 0.75)
 
 const HEAD = 'Deferred tools, installed and loaded by tool_search.'
 const MCP_PREFIX = 'mcp__'

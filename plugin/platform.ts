@@ -71,7 +71,7 @@ function isMusl(): boolean {
 }
 
 /** The context of this process: this machine, this package, where it is installed. */
-export function loadContext(): LoadContext {
+function loadContext(): LoadContext {
   const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
     name: string
     version: string

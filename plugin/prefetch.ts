@@ -45,7 +45,7 @@ export function prefetchFor(message: UserMessage, count: number, session: Sessio
  * steer, a subagent's task), its first {@link MAX_QUERY_CHARS} characters; undefined for
  * injected context, tool results and messages without text.
  */
-export function messageQuery(message: UserMessage): string | undefined {
+function messageQuery(message: UserMessage): string | undefined {
   if (message.source.kind !== 'user') return undefined
   const text = message.content.flatMap(block => (block.type === 'text' ? [block.text] : [])).join('\n').trim()
   if (text === '') return undefined

@@ -11,11 +11,11 @@ import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
 import { AgentState, type AgentCatalog, type AgentOutline, type RegisteredTools } from './agent-state.ts'
 import { IndexCache, buildCorpus } from './catalog.ts'
-import { MAX_NAME_BYTES, TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
+import { TOOL_SEARCH_NAME, compareNames, sameNames } from './contract.ts'
 import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
 import { offerRule } from './defer.ts'
 import { evictLeastRecentlyUsed, recallDropped } from './eviction.ts'
-import type { NativeLoad } from './native.ts'
+import { coreTakesName, type NativeLoad } from './native.ts'
 import { describedSearch, renderOutline } from './outline.ts'
 import type { ToolSearchPayload } from './payload.ts'
 import { prefetchFor } from './prefetch.ts'
@@ -268,7 +268,7 @@ export class ToolSearchRuntime {
 
   /** The registered tools offered without any search (core, alwaysVisible, tool_search), as an exclude list. */
   private standingOffered(registered: RegisteredTools): string[] {
-    return this.policy.offered(registered.names, NOTHING_SELECTED).filter(name => Buffer.byteLength(name) <= MAX_NAME_BYTES)
+    return this.policy.offered(registered.names, NOTHING_SELECTED).filter(coreTakesName)
   }
 
   /**
@@ -311,7 +311,7 @@ export class ToolSearchRuntime {
       // the list: it may then come back although offered, which costs a result slot instead of
       // every search.
       exclude: offerRule(this.policy, state?.selected ?? NOTHING_SELECTED, state?.deferral.current ?? true).offered(registered.names)
-        .filter(name => Buffer.byteLength(name) <= MAX_NAME_BYTES),
+        .filter(coreTakesName),
       parametersOf: name => registered.tools.find(tool => tool.name === name)?.parameters as JsonValue | undefined,
       outline: () => (state === undefined ? undefined : this.outlineFor(state, registered)?.data)
         ?? catalog.index.outline({ exclude: this.standingOffered(registered) }),

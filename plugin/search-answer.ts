@@ -7,8 +7,7 @@
  */
 
 import type { JsonValue } from '@deepseek-ai/dsh-session'
-import { MAX_NAME_BYTES } from './contract.ts'
-import { namesTools, type CatalogOutline, type SearchHit, type ToolIndex } from './native.ts'
+import { coreTakesName, namesTools, type CatalogOutline, type SearchHit, type ToolIndex } from './native.ts'
 import { PAYLOAD_SCHEMA_VERSION, type PayloadTool, type ToolSearchPayload } from './payload.ts'
 
 /**
@@ -65,7 +64,7 @@ export function answerSearch(query: string, limit: number, scope: SearchScope): 
  * @param query - the ranked query.
  * @param hits - its results, best first.
  */
-export function confidentHits(index: ToolIndex, query: string, hits: SearchHit[]): SearchHit[] {
+function confidentHits(index: ToolIndex, query: string, hits: SearchHit[]): SearchHit[] {
   const best = hits[0]
   if (best === undefined || namesTools(query)) return hits
   return strong(index, query, best) ? hits : []
@@ -89,7 +88,7 @@ export function strongHits(index: ToolIndex, query: string, hits: SearchHit[]): 
  * ranked: its strength cannot be asked for.
  */
 function strong(index: ToolIndex, query: string, hit: SearchHit): boolean {
-  if (hit.name === query.trim() || Buffer.byteLength(hit.name) > MAX_NAME_BYTES) return true
+  if (hit.name === query.trim() || !coreTakesName(hit.name)) return true
   return index.matchStrength(query, hit.name) >= WEAK_MATCH_FLOOR
 }
 
@@ -109,7 +108,7 @@ function withParameters(hit: SearchHit, parameters: JsonValue | undefined): Payl
 function nextMove(query: string, weak: SearchHit[], scope: SearchScope): Partial<ToolSearchPayload> {
   const outline = scope.outline()
   // The core takes no name longer than it looks up; such a weak match may come back as nearest.
-  const exclude = [...scope.exclude, ...weak.map(hit => hit.name).filter(name => Buffer.byteLength(name) <= MAX_NAME_BYTES)]
+  const exclude = [...scope.exclude, ...weak.map(hit => hit.name).filter(coreTakesName)]
   const nearest = scope.index.nearest(query, NEAREST_NAMES, { exclude })
   const found = weak.length === 0 ? 'No deferred tool matches this query' : 'Only weak matches (the candidates)'
   return {

@@ -34,7 +34,7 @@ A query may name tools outright (select:a,b) or require a word (+word), as with 
  * How an index ranks, for a heading.
  * @param {'lexical' | 'hybrid'} ranking
  */
-export function rankedBy(ranking) {
+function rankedBy(ranking) {
   return ranking === 'hybrid' ? 'ranked by words and meaning' : 'ranked by words'
 }
 
