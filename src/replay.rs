@@ -153,13 +153,14 @@ impl<'a> Replay<'a> {
 
     /// Adds the names a result text selects to the selection, and takes out those it deselects.
     fn payload(&mut self, text: &str, prefetch: bool) {
-        for name in selection_from_payload(text) {
+        let Some(payload) = version_one(text) else { return };
+        for name in selected_names(&payload) {
             if !self.live.contains_key(&name) {
                 self.live.insert(name.clone(), self.selected.len());
                 self.selected.push((name, prefetch));
             }
         }
-        for name in deselection_from_payload(text) {
+        for name in deselected_names(&payload) {
             self.live.remove(&name);
         }
     }
@@ -172,12 +173,21 @@ impl<'a> Replay<'a> {
 /// nothing. Replay applies it to every persisted result, and the plugin's live commit calls it
 /// too, so a resumed Agent selects exactly what the live one did.
 pub fn selection_from_payload(text: &str) -> Vec<String> {
-    let Ok(payload) = Json::parse(text) else { return Vec::new() };
+    version_one(text).map_or_else(Vec::new, |payload| selected_names(&payload))
+}
+
+/// `text` parsed, when it is a payload of the version this replay understands.
+fn version_one(text: &str) -> Option<Json<'_>> {
+    let payload = Json::parse(text).ok()?;
+    let known = payload.get(payload.root(), "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(SCHEMA_VERSION));
+    known.then_some(payload)
+}
+
+/// What a version-1 payload selects (see [`selection_from_payload`]).
+fn selected_names(payload: &Json<'_>) -> Vec<String> {
     let root = payload.root();
-    let version_ok = payload.get(root, "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(SCHEMA_VERSION));
     let discover = payload.get(root, "discover").map(|v| payload.node(v)) == Some(&Node::Bool(true));
-    let tools = payload.get(root, "tools").and_then(|t| payload.items(t));
-    let Some(tools) = tools.filter(|_| version_ok && !discover) else { return Vec::new() };
+    let Some(tools) = payload.get(root, "tools").and_then(|t| payload.items(t)).filter(|_| !discover) else { return Vec::new() };
     let mut seen = HashSet::new();
     let mut names = Vec::new();
     for &tool in tools {
@@ -191,13 +201,9 @@ pub fn selection_from_payload(text: &str) -> Vec<String> {
 }
 
 /// The names an eviction record's payload drops from the selection: the non-empty strings of its
-/// `deselect` array, when the text is a JSON object with `schemaVersion` 1. Anything else drops
-/// nothing. A search result never carries `deselect` (its schema allows no other key).
-pub fn deselection_from_payload(text: &str) -> Vec<String> {
-    let Ok(payload) = Json::parse(text) else { return Vec::new() };
-    let root = payload.root();
-    let version_ok = payload.get(root, "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(SCHEMA_VERSION));
-    let Some(names) = payload.get(root, "deselect").and_then(|d| payload.items(d)).filter(|_| version_ok) else { return Vec::new() };
+/// `deselect` array. A search result never carries `deselect` (its schema allows no other key).
+fn deselected_names(payload: &Json<'_>) -> Vec<String> {
+    let Some(names) = payload.get(payload.root(), "deselect").and_then(|d| payload.items(d)) else { return Vec::new() };
     names.iter().filter_map(|&name| payload.str_of(name)).filter(|name| !name.is_empty()).map(str::to_string).collect()
 }
 
@@ -209,6 +215,10 @@ fn is_false(json: &Json<'_>, node: NodeId, key: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn deselection_from_payload(text: &str) -> Vec<String> {
+        version_one(text).map_or_else(Vec::new, |payload| deselected_names(&payload))
+    }
 
     fn payload(names: &[&str]) -> String {
         let tools: Vec<String> = names

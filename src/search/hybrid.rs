@@ -42,8 +42,8 @@ impl Blend {
         };
         let whole = embed(&mut analyzer, text)?;
         let mut similarity: Vec<f64> = vectors.similarities(&whole).collect();
-        let parts: Vec<Vec<i16>> =
-            if requests.len() > 1 { requests.iter().take(MAX_REQUESTS).filter_map(|r| embed(&mut analyzer, r)).collect() } else { Vec::new() };
+        // `requests` is empty for a query of one request.
+        let parts: Vec<Vec<i16>> = requests.iter().take(MAX_REQUESTS).filter_map(|r| embed(&mut analyzer, r)).collect();
         if !parts.is_empty() {
             let mut best = vec![f64::NEG_INFINITY; similarity.len()];
             for part in &parts {
