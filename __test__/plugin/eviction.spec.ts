@@ -120,20 +120,30 @@ describe('maxSelected', () => {
   })
 })
 
+/**
+ * The three-tools turn and an evicting one under `maxSelected: 2` (GitHub leaves), then `more`
+ * live turns, persisted by DSH's JSONL store; resumed in a new harness.
+ */
+async function resumedAfterEviction(more: (h: Harness, agent: Parameters<Harness['run']>[0]) => Promise<void>) {
+  const root = await tempDir()
+  teardown.push(() => rm(root, { recursive: true, force: true }))
+  const live = await harnessWith({ maxSelected: 2 }, root)
+  const { agent } = await live.agent('a1')
+  await threeToolsTurn(live, agent)
+  await live.run(agent, 'next', reply('ok'))
+  await more(live, agent)
+  await live.ctx.sessions.flush(agent.session)
+  await live.close()
+  const resumed = await harnessWith({ maxSelected: 2 }, root)
+  const { agent: again } = await resumed.resume('a1')
+  return { resumed, again }
+}
+
 describe('maxSelected and the session log', () => {
   it('a resumed Agent is offered the set after the eviction, and evicts on as the live one would', async () => {
-    const root = await tempDir()
-    teardown.push(() => rm(root, { recursive: true, force: true }))
-    const live = await harnessWith({ maxSelected: 2 }, root)
-    const { agent } = await live.agent('a1')
-    await threeToolsTurn(live, agent)
-    await live.run(agent, 'next', reply('ok'))
-    await live.run(agent, 'file it', toolCall('c5', GITHUB, { repo: 'o/r', title: 't' }), reply('ok'))
-    await live.ctx.sessions.flush(agent.session)
-    await live.close()
-
-    const resumed = await harnessWith({ maxSelected: 2 }, root)
-    const { agent: again } = await resumed.resume('a1')
+    const { resumed, again } = await resumedAfterEviction(async (live, agent) => {
+      await live.run(agent, 'file it', toolCall('c5', GITHUB, { repo: 'o/r', title: 't' }), reply('ok'))
+    })
     await resumed.run(again, 'continue', reply('ok'))
     // The log holds the eviction of GitHub and its recall; at this turn weather, used longest
     // ago, leaves, exactly as it would have for the live Agent.
@@ -141,17 +151,7 @@ describe('maxSelected and the session log', () => {
   })
 
   it('a resumed Agent brings back a tool the log shows evicted when the model calls it', async () => {
-    const root = await tempDir()
-    teardown.push(() => rm(root, { recursive: true, force: true }))
-    const live = await harnessWith({ maxSelected: 2 }, root)
-    const { agent } = await live.agent('a1')
-    await threeToolsTurn(live, agent)
-    await live.run(agent, 'next', reply('ok'))
-    await live.ctx.sessions.flush(agent.session)
-    await live.close()
-
-    const resumed = await harnessWith({ maxSelected: 2 }, root)
-    const { agent: again } = await resumed.resume('a1')
+    const { resumed, again } = await resumedAfterEviction(async () => {})
     await resumed.run(again, 'file it', toolCall('c5', GITHUB, { repo: 'o/r', title: 't' }), reply('ok'))
     // GitHub left at the second turn; called after the resume, it is selected again and recorded.
     expect(deferredOffered(resumed, resumed.model.requests.at(-2))).toEqual([POSTGRES, WEATHER].sort())
