@@ -27,7 +27,7 @@ const events = [
   { type: 'tool/call', data: { callId: 'c1', name: 'tool_search', arguments: { query: 'weather' } } },
   { type: 'tool/result', data: { message: { content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: payload }] }] } } },
 ]
-assert.deepEqual(selectionFromEvents(JSON.stringify(events)), { selected: ['get_weather_forecast'], prefetched: [] })
+assert.deepEqual(selectionFromEvents(JSON.stringify(events)), { selected: ['get_weather_forecast'], prefetched: [], dropped: [] })
 // The live commit reads one result's text by the same rule.
 assert.deepEqual(selectionFromPayload(payload), ['get_weather_forecast'])
 // The command line reads catalogs through the core.
