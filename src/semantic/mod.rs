@@ -9,11 +9,14 @@
 
 mod model;
 mod vector;
+mod wordpiece;
 
 pub use model::{Model, ModelError, MAX_MODEL_BYTES};
 #[cfg(test)]
 pub(crate) use model::encode;
 pub(crate) use vector::{cosine, Embedder};
+#[allow(unused_imports)] // the encoder stage will use it
+pub(crate) use wordpiece::WordPiece;
 
 /// Every tool's vector, in document order, `dims` values each (all zero for a tool whose text
 /// has no word the model knows).
