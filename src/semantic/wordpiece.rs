@@ -296,7 +296,7 @@ mod tests {
             assert_eq!(wp.ids(&text, 128).len(), 128);
         }
         let each = started.elapsed() / 100;
-        assert!(each.as_millis() < 5, "{each:?} for 128 tokens");
+        assert!(each.as_millis() < 20, "{each:?} for 128 tokens");
         // One endless word: a single [UNK], found without matching its pieces.
         let word = "a".repeat(10_000);
         assert_eq!(tokens(&wp, &word, 128), ["[CLS]", "[UNK]", "[SEP]"]);
