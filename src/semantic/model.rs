@@ -78,11 +78,7 @@ impl fmt::Debug for Model {
 impl Model {
     /// Reads and checks a model file. Its size is checked before anything is read.
     pub fn from_file(path: &Path) -> Result<Model, ModelError> {
-        let size = std::fs::metadata(path).map_err(|e| ModelError::Io(e.to_string()))?.len();
-        if size > MAX_MODEL_BYTES {
-            return Err(ModelError::TooLarge(size));
-        }
-        Model::from_bytes(std::fs::read(path).map_err(|e| ModelError::Io(e.to_string()))?)
+        Model::from_bytes(read_file(path)?)
     }
 
     /// Checks a model's bytes: header, sizes, checksum, term order.
@@ -183,11 +179,21 @@ impl Model {
     }
 }
 
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
+/// A model file's bytes, its size checked against [`MAX_MODEL_BYTES`] before it is read, so a
+/// wrong path cannot make the process read a disk image into memory.
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, ModelError> {
+    let size = std::fs::metadata(path).map_err(|e| ModelError::Io(e.to_string()))?.len();
+    if size > MAX_MODEL_BYTES {
+        return Err(ModelError::TooLarge(size));
+    }
+    std::fs::read(path).map_err(|e| ModelError::Io(e.to_string()))
+}
+
+pub(crate) fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 
-fn u64_at(bytes: &[u8], at: usize) -> u64 {
+pub(crate) fn u64_at(bytes: &[u8], at: usize) -> u64 {
     let mut word = [0; 8];
     word.copy_from_slice(&bytes[at..at + 8]);
     u64::from_le_bytes(word)
