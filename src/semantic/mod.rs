@@ -6,11 +6,16 @@
 //! few microseconds, with no model runtime, no threads and no float kernels whose results differ
 //! between machines (see `vector`). An index embeds each tool's name and description once, when
 //! it is built.
+//!
+//! `encoder` is the heavier alternative: a small transformer (all-MiniLM-L6-v2) that reads a
+//! whole token sequence, in plain Rust with float loops written to give the same bits everywhere.
 
+mod encoder;
 mod model;
 mod vector;
 mod wordpiece;
 
+pub use encoder::Encoder;
 pub use model::{Model, ModelError, MAX_MODEL_BYTES};
 #[cfg(test)]
 pub(crate) use model::encode;

@@ -1,0 +1,179 @@
+//! The float loops of a forward pass, written so their results are the same bits everywhere.
+//!
+//! Every value is computed by a fixed sequence of IEEE operations: sums run in one order (over
+//! the input index, over tokens, over a row), never split into partial sums, and nothing fuses a
+//! multiply with an add (Rust never contracts `a * b + c`). The loops that vectorise do so across
+//! independent outputs (the columns of a row), where lanes change nothing about the order within
+//! each value; a sum along one row stays a plain sequential loop, which LLVM does not reorder
+//! without fast-math. That is what lets the AVX2 copy of these loops (see `forward`) give the
+//! portable copy's bits.
+//!
+//! All are `#[inline(always)]` so each copy of the forward pass gets them compiled for its own
+//! target features.
+
+use super::file::{Linear, Norm};
+use super::math::{erfc, exp};
+
+/// BERT's LayerNorm epsilon.
+const EPSILON: f32 = 1e-12;
+/// Output columns per pass: the tile of every token's outputs stays in L1/L2 while the rows of W
+/// stream past it once.
+const TILE: usize = 128;
+/// Rows of W added per pass over the outputs: fewer loads and stores of each output per weight.
+/// The adds stay in input order (`((y + x0 w0) + x1 w1) + ...`), as if one row at a time.
+const ROWS: usize = 4;
+
+/// `y = x W + b` for `tokens` rows of `x` (`layer.inputs` each) into `y` (`layer.outputs` each).
+///
+/// Each weight is read once per sequence: row i of W is dequantised to floats once, then added,
+/// times x[t][i], into every token's outputs. A column's scale and the bias come after the sum,
+/// so the sum is of small integers times inputs.
+#[inline(always)]
+pub(super) fn linear(x: &[f32], layer: &Linear, y: &mut [f32]) {
+    let (inputs, outputs) = (layer.inputs, layer.outputs);
+    y.fill(0.0);
+    let mut rows = [[0.0f32; TILE]; ROWS];
+    for start in (0..outputs).step_by(TILE) {
+        let width = TILE.min(outputs - start);
+        let mut i = 0;
+        while i + ROWS <= inputs {
+            add_rows::<ROWS>(x, layer, i, start, width, &mut rows, y);
+            i += ROWS;
+        }
+        while i < inputs {
+            add_rows::<1>(x, layer, i, start, width, &mut rows, y);
+            i += 1;
+        }
+    }
+    for out in y.chunks_exact_mut(outputs) {
+        for ((o, &scale), &bias) in out.iter_mut().zip(&layer.scales).zip(&layer.bias) {
+            *o = *o * scale + bias;
+        }
+    }
+}
+
+/// Adds rows `i..i + R` of W, columns `start..start + width`, into every token's outputs.
+#[inline(always)]
+fn add_rows<const R: usize>(
+    x: &[f32],
+    layer: &Linear,
+    i: usize,
+    start: usize,
+    width: usize,
+    rows: &mut [[f32; TILE]; ROWS],
+    y: &mut [f32],
+) {
+    let (inputs, outputs) = (layer.inputs, layer.outputs);
+    for (r, row) in rows.iter_mut().take(R).enumerate() {
+        let weights = &layer.weights[(i + r) * outputs + start..][..width];
+        for (f, &w) in row.iter_mut().zip(weights) {
+            *f = f32::from(w);
+        }
+    }
+    for (xs, out) in x.chunks_exact(inputs).zip(y.chunks_exact_mut(outputs)) {
+        let xs = &xs[i..i + R];
+        for (j, o) in out[start..start + width].iter_mut().enumerate() {
+            let mut sum = *o;
+            for r in 0..R {
+                sum += xs[r] * rows[r][j];
+            }
+            *o = sum;
+        }
+    }
+}
+
+/// `y += a * x`, the loop attention's weighted sums are made of.
+#[inline(always)]
+pub(super) fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
+    for (y, &x) in y.iter_mut().zip(x) {
+        *y += a * x;
+    }
+}
+
+/// LayerNorm of each row of `x` (`norm.gamma.len()` values) in place.
+#[inline(always)]
+pub(super) fn layer_norm(x: &mut [f32], norm: &Norm) {
+    let width = norm.gamma.len();
+    let n = width as f32;
+    for row in x.chunks_exact_mut(width) {
+        let mean = sum(row.iter().copied()) / n;
+        let variance = sum(row.iter().map(|&v| (v - mean) * (v - mean))) / n;
+        let inverse = 1.0 / (variance + EPSILON).sqrt();
+        for ((v, &g), &b) in row.iter_mut().zip(&norm.gamma).zip(&norm.beta) {
+            *v = (*v - mean) * inverse * g + b;
+        }
+    }
+}
+
+/// Softmax of `scores` in place.
+#[inline(always)]
+pub(super) fn softmax(scores: &mut [f32]) {
+    let max = scores.iter().fold(f32::NEG_INFINITY, |m, &s| if s > m { s } else { m });
+    for s in scores.iter_mut() {
+        *s = exp(f64::from(*s - max)) as f32;
+    }
+    let total = sum(scores.iter().copied());
+    for s in scores.iter_mut() {
+        *s /= total;
+    }
+}
+
+/// GELU in its exact (erf) form, x * Phi(x) = x * erfc(-x / sqrt 2) / 2, in place.
+#[inline(always)]
+pub(super) fn gelu(x: &mut [f32]) {
+    for v in x.iter_mut() {
+        let z = f64::from(*v);
+        *v = (0.5 * z * erfc(-z * std::f64::consts::FRAC_1_SQRT_2)) as f32;
+    }
+}
+
+/// A sum in the order given: the one place a reduction happens, so none is ever reassociated.
+#[inline(always)]
+pub(super) fn sum(values: impl Iterator<Item = f32>) -> f32 {
+    values.fold(0.0, |total, v| total + v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_is_x_times_the_dequantised_matrix_plus_bias() {
+        // Five inputs: one block of four rows and a single-row tail.
+        let (inputs, outputs) = (5, 3);
+        let weights: Vec<i8> = (0..15).map(|v| v as i8 - 7).collect();
+        let layer = Linear { inputs, outputs, weights, scales: vec![0.5, 1.0, 2.0], bias: vec![1.0, 0.0, -1.0] };
+        let x = [1.0, 2.0, 0.0, -1.0, 3.0, 0.5, 0.0, 0.0, 0.0, 0.0];
+        let mut y = vec![9.0; 2 * outputs];
+        linear(&x, &layer, &mut y);
+        for t in 0..2 {
+            for j in 0..outputs {
+                let dot: f32 = (0..inputs).map(|i| x[t * inputs + i] * f32::from(layer.weights[i * outputs + j])).sum();
+                assert_eq!(y[t * outputs + j], dot * layer.scales[j] + layer.bias[j], "token {t} column {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn softmax_sums_to_one_and_layer_norm_centres() {
+        let mut scores = [1.0, 2.0, 3.0, -40.0];
+        softmax(&mut scores);
+        assert!((sum(scores.iter().copied()) - 1.0).abs() < 1e-6);
+        assert!(scores[2] > scores[1] && scores[1] > scores[0] && scores[3] < 1e-15);
+        let mut row = [1.0, 2.0, 3.0, 6.0];
+        layer_norm(&mut row, &Norm { gamma: vec![1.0; 4], beta: vec![0.0; 4] });
+        assert!(sum(row.iter().copied()).abs() < 1e-6);
+        assert!((sum(row.iter().map(|v| v * v)) / 4.0 - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn gelu_matches_its_definition() {
+        // x * Phi(x), to 9 digits.
+        let mut x = [0.0, 1.0, -1.0, 3.0, -3.0, -10.0];
+        gelu(&mut x);
+        let expected: [f64; 6] = [0.0, 0.841_344_746_1, -0.158_655_253_9, 2.995_950_306, -0.004_049_694_095, -7.619_853_024e-23];
+        for (&got, expected) in x.iter().zip(expected) {
+            assert!((f64::from(got) - expected).abs() <= 3e-7 * expected.abs(), "{got} vs {expected}");
+        }
+    }
+}

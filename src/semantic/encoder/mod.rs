@@ -1,0 +1,308 @@
+//! The sentence encoder: all-MiniLM-L6-v2, a 6-layer BERT, run in plain Rust.
+//!
+//! Where the static model (`model`) gives a word one vector whatever surrounds it, the encoder
+//! reads a whole token sequence, so "open a pull request" and "close an issue" differ by more
+//! than their words. It takes WordPiece ids (the tokenizer is elsewhere) and returns the
+//! L2-normalised mean of the last layer's states, as sentence-transformers does.
+//!
+//! The result must be the same bits on every machine, so that an index built on one embeds
+//! queries like the index built on another: the weights are bytes with float scales (`file`),
+//! the float loops are written to run in one order (`kernels`) and the transcendental functions
+//! are ours (`math`). A runtime-detected AVX2 copy of the pass (`forward`) is faster and gives
+//! the same bits.
+
+mod file;
+mod forward;
+mod kernels;
+mod math;
+
+use std::fmt;
+use std::path::Path;
+
+use super::model::{read_file, ModelError};
+
+/// A loaded encoder: the vocabulary and the weights.
+pub struct Encoder {
+    texts: String,
+    /// Start of each token in `texts`, and one past the last token's end.
+    starts: Vec<u32>,
+    unknown: u32,
+    weights: file::Weights,
+    checksum: u64,
+}
+
+/// Which compiled copy of the forward pass runs; both give the same bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kernels {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Kernels {
+    fn detect() -> Kernels {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Kernels::Avx2;
+        }
+        Kernels::Portable
+    }
+}
+
+impl fmt::Debug for Encoder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let w = &self.weights;
+        write!(
+            f,
+            "Encoder {{ {} tokens, {} layers of {}, checksum {:016x} }}",
+            self.starts.len() - 1,
+            w.layers.len(),
+            w.hidden,
+            self.checksum
+        )
+    }
+}
+
+impl Encoder {
+    /// Reads and checks an encoder file. Its size is checked before anything is read.
+    pub fn from_file(path: &Path) -> Result<Encoder, ModelError> {
+        Encoder::from_bytes(read_file(path)?)
+    }
+
+    /// Checks an encoder's bytes: header, sizes (before anything is allocated), checksum, tokens.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Encoder, ModelError> {
+        let file::Parsed { texts, starts, unknown, weights, checksum } = file::parse(&bytes)?;
+        Ok(Encoder { texts, starts, unknown, weights, checksum })
+    }
+
+    /// Values per vector.
+    pub fn dims(&self) -> usize {
+        self.weights.hidden
+    }
+
+    /// The checksum of the file, which names this encoder.
+    pub fn checksum(&self) -> u64 {
+        self.checksum
+    }
+
+    /// Most ids a sequence takes; [`Encoder::embed_ids`] reads no further.
+    pub fn max_tokens(&self) -> usize {
+        self.weights.positions
+    }
+
+    /// The WordPiece tokens in id order, for the tokenizer to map text to ids with.
+    pub fn vocab(&self) -> impl Iterator<Item = &str> {
+        self.starts.windows(2).map(|w| &self.texts[w[0] as usize..w[1] as usize])
+    }
+
+    /// Which copy of the forward pass this machine runs: "avx2" or "portable".
+    pub fn kernels(&self) -> &'static str {
+        match Kernels::detect() {
+            Kernels::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx2 => "avx2",
+        }
+    }
+
+    /// The unit-length sentence vector of `ids` (with their [CLS] and [SEP]). Ids past
+    /// [`Encoder::max_tokens`] are left out and an id outside the vocabulary reads as [UNK], so
+    /// any slice gives a vector; an empty one gives the zero vector.
+    pub fn embed_ids(&self, ids: &[u32]) -> Vec<f32> {
+        self.embed_with(ids, Kernels::detect())
+    }
+
+    fn embed_with(&self, ids: &[u32], kernels: Kernels) -> Vec<f32> {
+        match kernels {
+            Kernels::Portable => forward::portable(&self.weights, ids, self.unknown),
+            // SAFETY: `Kernels::Avx2` is only chosen where the CPU has AVX2 (`Kernels::detect`,
+            // and the test that compares the copies checks first).
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx2 => unsafe { forward::avx2(&self.weights, ids, self.unknown) },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::semantic::model::fnv1a;
+    use crate::Json;
+    use std::sync::OnceLock;
+
+    fn shipped() -> &'static Encoder {
+        static ENCODER: OnceLock<Encoder> = OnceLock::new();
+        ENCODER.get_or_init(|| Encoder::from_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin")).unwrap())
+    }
+
+    /// The fixture's (ids, expected vector) pairs.
+    fn fixture() -> Vec<(Vec<u32>, Vec<f32>)> {
+        let text = include_str!("testdata/vectors.json");
+        let json = Json::parse(text).unwrap();
+        let numbers = |id| -> Vec<f64> {
+            json.items(id)
+                .unwrap()
+                .iter()
+                .map(|&n| if let crate::Node::Number(v) = json.node(n) { *v } else { panic!("not a number") })
+                .collect()
+        };
+        let cases = json.get(json.root(), "cases").unwrap();
+        json.items(cases)
+            .unwrap()
+            .iter()
+            .map(|&case| {
+                let ids = numbers(json.get(case, "ids").unwrap()).into_iter().map(|v| v as u32).collect();
+                let vector = numbers(json.get(case, "embedding").unwrap()).into_iter().map(|v| v as f32).collect();
+                (ids, vector)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_shipped_encoder_matches_the_float64_reference() {
+        let encoder = shipped();
+        assert_eq!((encoder.dims(), encoder.max_tokens()), (384, 512));
+        assert_eq!(encoder.vocab().count(), 30522);
+        assert_eq!(encoder.vocab().nth(101), Some("[CLS]"));
+        let cases = fixture();
+        assert!(cases.iter().any(|c| c.0.len() == 2) && cases.iter().any(|c| c.0.len() == 128));
+        for (ids, expected) in cases {
+            let got = encoder.embed_ids(&ids);
+            let worst = got.iter().zip(&expected).map(|(g, e)| (g - e).abs()).fold(0.0, f32::max);
+            assert!(worst < 1e-4, "{} tokens: off by {worst}", ids.len());
+        }
+    }
+
+    /// The AVX2 copy of the pass is only faster: it must give the portable copy's bits.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_pass_gives_the_portable_bits() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            eprintln!("this CPU has no AVX2; nothing to compare");
+            return;
+        }
+        let encoder = shipped();
+        for (ids, _) in fixture() {
+            let portable = encoder.embed_with(&ids, Kernels::Portable);
+            let avx2 = encoder.embed_with(&ids, Kernels::Avx2);
+            assert!(portable.iter().zip(&avx2).all(|(p, a)| p.to_bits() == a.to_bits()), "{} tokens", ids.len());
+        }
+    }
+
+    /// The cross-platform check: these are the bits every machine must produce for two fixture
+    /// sequences (on any CPU, either copy of the pass). A change here means vectors built on one
+    /// machine no longer match queries embedded on another; only a deliberate change to the
+    /// arithmetic or the file may change it, and it then changes the constant.
+    #[test]
+    fn embeddings_have_pinned_bits() {
+        let encoder = shipped();
+        let cases = fixture();
+        let mut bytes = Vec::new();
+        for ids in [&cases[3].0, &cases[7].0] {
+            for v in encoder.embed_ids(ids) {
+                bytes.extend_from_slice(&v.to_bits().to_le_bytes());
+            }
+        }
+        assert_eq!(format!("{:016x}", fnv1a(&bytes)), "81bd0cb7e00c1c66");
+    }
+
+    #[test]
+    fn any_ids_give_a_vector() {
+        let encoder = shipped();
+        assert_eq!(encoder.embed_ids(&[]), vec![0.0; 384]);
+        let unknown = encoder.embed_ids(&[101, 100, 102]);
+        assert_eq!(encoder.embed_ids(&[101, 30522, 102]), unknown);
+        assert_eq!(encoder.embed_ids(&[101, u32::MAX, 102]), unknown);
+    }
+
+    #[test]
+    fn a_truncated_copy_of_the_shipped_file_is_refused() {
+        let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin")).unwrap();
+        let error = Encoder::from_bytes(bytes[..bytes.len() - 1000].to_vec()).unwrap_err();
+        assert!(error.to_string().contains("where the header describes"), "{error}");
+    }
+
+    const TOKENS: [&str; 4] = ["[PAD]", "[UNK]", "a", "##b"];
+    /// hidden, layers, heads, intermediate, positions.
+    const SMALL: [usize; 5] = [8, 2, 2, 12, 6];
+
+    /// Also where cutting at the positions is tested: a sequence past 512 on the shipped encoder
+    /// is costly to run in a test, and the cut is the same code at any size.
+    #[test]
+    fn a_small_written_encoder_reads_back_and_embeds() {
+        let encoder = Encoder::from_bytes(file::encode(&TOKENS, SMALL)).unwrap();
+        assert_eq!(encoder.vocab().collect::<Vec<_>>(), TOKENS);
+        assert_eq!((encoder.dims(), encoder.max_tokens()), (8, 6));
+        let v = encoder.embed_ids(&[2, 3, 9, 2, 3, 2, 3, 3]);
+        assert_eq!(v, encoder.embed_ids(&[2, 3, 1, 2, 3, 2]));
+        assert!((v.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-5, "{v:?}");
+    }
+
+    #[test]
+    fn damaged_files_are_refused_with_a_reason() {
+        let good = file::encode(&TOKENS, SMALL);
+        let refused = |bytes: Vec<u8>| Encoder::from_bytes(bytes).unwrap_err().to_string();
+        let mut flipped = good.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert!(refused(flipped).contains("checksum"));
+        let mut extra = good.clone();
+        extra.push(0);
+        assert!(refused(extra).contains("where the header describes"));
+        let mut magic = good.clone();
+        magic[..8].copy_from_slice(b"DSHTSEMB");
+        assert!(refused(magic).contains("header"));
+        let mut version = good.clone();
+        version[8] = 2;
+        assert!(refused(version).contains("format version 2"));
+        // Every prefix, the header's included, is refused without a panic.
+        for len in 0..good.len() {
+            assert!(Encoder::from_bytes(good[..len].to_vec()).is_err(), "a prefix of {len} bytes was taken");
+        }
+    }
+
+    #[test]
+    fn sizes_outside_the_format_are_refused_before_allocating() {
+        let body = &file::encode(&TOKENS, SMALL)[48..];
+        let [hidden, layers, heads, intermediate, positions] = SMALL;
+        let vocab_bytes = 14;
+        for (sizes, why) in [
+            ([4, u32::MAX as usize, layers, heads, intermediate, positions, vocab_bytes], "outside"),
+            ([4, hidden, layers, 3, intermediate, positions, vocab_bytes], "outside"),
+            ([4, hidden, 100_000, heads, intermediate, positions, vocab_bytes], "outside"),
+            ([4, hidden, layers, heads, intermediate, 0, vocab_bytes], "outside"),
+            ([1_000_000, 4096, 64, 64, 16384, 4096, vocab_bytes], "where the header describes"),
+        ] {
+            let error = refused_sizes(body, sizes);
+            assert!(error.contains(why), "{sizes:?}: {error}");
+        }
+    }
+
+    fn refused_sizes(body: &[u8], sizes: [usize; 7]) -> String {
+        Encoder::from_bytes(file::with_header(body, sizes)).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn bad_vocabularies_and_weights_are_refused() {
+        for (tokens, why) in
+            [(vec!["[PAD]", "", "a"], "empty"), (vec!["[PAD]", "a", "b"], "no [UNK]"), (vec!["[UNK]", "\u{fffd}"], "not UTF-8")]
+        {
+            let mut file = file::encode(&tokens, SMALL);
+            if why == "not UTF-8" {
+                // "\u{fffd}" is three bytes; make its first a lone continuation byte.
+                file[48 + tokens.len() + 5] = 0x80;
+                file = file::with_header(&file[48..], header_sizes(&file));
+            }
+            let error = Encoder::from_bytes(file).unwrap_err().to_string();
+            assert!(error.contains(why), "{tokens:?}: {error}");
+        }
+        let mut nan = file::encode(&TOKENS, SMALL);
+        // The first word scale.
+        let at = 48 + TOKENS.len() + 14;
+        nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+        let nan = file::with_header(&nan[48..], header_sizes(&nan));
+        assert!(Encoder::from_bytes(nan).unwrap_err().to_string().contains("finite"));
+    }
+
+    fn header_sizes(file: &[u8]) -> [usize; 7] {
+        std::array::from_fn(|i| crate::semantic::model::u32_at(file, 12 + 4 * i) as usize)
+    }
+}
