@@ -9,10 +9,10 @@
 //! 0       8             magic "DSHTSENC"
 //! 8       4             format version (1)
 //! 12      4             vocab: tokens (1..=1,000,000)
-//! 16      4             hidden: values per token state (1..=4096)
+//! 16      4             hidden: values per token state (8..=4096, a multiple of 8)
 //! 20      4             layers (1..=64)
 //! 24      4             heads: attention heads (they divide hidden)
-//! 28      4             intermediate: width of the feed-forward layer (1..=16384)
+//! 28      4             intermediate: width of the feed-forward layer (8..=16384, a multiple of 8)
 //! 32      4             positions: most tokens a sequence takes (1..=4096)
 //! 36      4             vocab bytes: total length of the token texts
 //! 40      8             FNV-1a 64 of every byte after the header
@@ -40,7 +40,9 @@
 //! The weights are stored [in][out] so the kernel adds whole rows of W into a token's output (an
 //! axpy over output columns), which vectorises without reordering any float sum. The LayerNorm
 //! epsilon (1e-12) and GELU are the architecture's, not the file's. Every float must be finite.
+//! The widths are whole multiples of the kernel's vector step, so no loop has a remainder.
 
+use super::kernels::LANES;
 use crate::semantic::model::{fnv1a, u32_at, u64_at, ModelError};
 
 const MAGIC: &[u8; 8] = b"DSHTSENC";
@@ -158,6 +160,8 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
     if !(within(sizes.vocab, MAX_VOCAB)
         && within(sizes.hidden, MAX_HIDDEN)
         && within(sizes.layers, MAX_LAYERS)
+        && sizes.hidden.is_multiple_of(LANES)
+        && sizes.intermediate.is_multiple_of(LANES)
         && within(sizes.heads, sizes.hidden)
         && sizes.hidden.is_multiple_of(sizes.heads)
         && within(sizes.intermediate, MAX_INTERMEDIATE)

@@ -223,7 +223,7 @@ mod tests {
 
     const TOKENS: [&str; 4] = ["[PAD]", "[UNK]", "a", "##b"];
     /// hidden, layers, heads, intermediate, positions.
-    const SMALL: [usize; 5] = [8, 2, 2, 12, 6];
+    const SMALL: [usize; 5] = [8, 2, 2, 16, 6];
 
     /// Also where cutting at the positions is tested: a sequence past 512 on the shipped encoder
     /// is costly to run in a test, and the cut is the same code at any size.
@@ -267,6 +267,8 @@ mod tests {
         for (sizes, why) in [
             ([4, u32::MAX as usize, layers, heads, intermediate, positions, vocab_bytes], "outside"),
             ([4, hidden, layers, 3, intermediate, positions, vocab_bytes], "outside"),
+            ([4, 12, layers, heads, intermediate, positions, vocab_bytes], "outside"),
+            ([4, hidden, layers, heads, 20, positions, vocab_bytes], "outside"),
             ([4, hidden, 100_000, heads, intermediate, positions, vocab_bytes], "outside"),
             ([4, hidden, layers, heads, intermediate, 0, vocab_bytes], "outside"),
             ([1_000_000, 4096, 64, 64, 16384, 4096, vocab_bytes], "where the header describes"),
