@@ -91,6 +91,8 @@ class Model:
         self.intermediate = config['intermediate_size']
         self.positions = config['max_position_embeddings']
         assert len(self.vocab) == config['vocab_size'], (len(self.vocab), config['vocab_size'])
+        # The reader's kernels step 8 floats at a time and take no other widths.
+        assert self.hidden % 8 == 0 and self.intermediate % 8 == 0, (self.hidden, self.intermediate)
         t = tensors(model_dir)
         self.parts = []  # (kind, payload) in file order
         self.word = self._table(t['embeddings.word_embeddings.weight'])
