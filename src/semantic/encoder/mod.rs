@@ -273,35 +273,48 @@ mod tests {
             ([4, hidden, layers, heads, intermediate, 0, vocab_bytes], "outside"),
             ([1_000_000, 4096, 64, 64, 16384, 4096, vocab_bytes], "where the header describes"),
         ] {
-            let error = refused_sizes(body, sizes);
+            let error = Encoder::from_bytes(file::with_header(body, sizes)).unwrap_err().to_string();
             assert!(error.contains(why), "{sizes:?}: {error}");
         }
     }
 
-    fn refused_sizes(body: &[u8], sizes: [usize; 7]) -> String {
-        Encoder::from_bytes(file::with_header(body, sizes)).unwrap_err().to_string()
-    }
-
     #[test]
     fn bad_vocabularies_and_weights_are_refused() {
-        for (tokens, why) in
-            [(vec!["[PAD]", "", "a"], "empty"), (vec!["[PAD]", "a", "b"], "no [UNK]"), (vec!["[UNK]", "\u{fffd}"], "not UTF-8")]
-        {
-            let mut file = file::encode(&tokens, SMALL);
-            if why == "not UTF-8" {
-                // "\u{fffd}" is three bytes; make its first a lone continuation byte.
-                file[48 + tokens.len() + 5] = 0x80;
-                file = file::with_header(&file[48..], header_sizes(&file));
-            }
-            let error = Encoder::from_bytes(file).unwrap_err().to_string();
+        for (tokens, why) in [(["[PAD]", "", "a"], "empty"), (["[PAD]", "a", "b"], "no [UNK]")] {
+            let error = Encoder::from_bytes(file::encode(&tokens, SMALL)).unwrap_err().to_string();
             assert!(error.contains(why), "{tokens:?}: {error}");
         }
-        let mut nan = file::encode(&TOKENS, SMALL);
-        // The first word scale.
-        let at = 48 + TOKENS.len() + 14;
-        nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
-        let nan = file::with_header(&nan[48..], header_sizes(&nan));
-        assert!(Encoder::from_bytes(nan).unwrap_err().to_string().contains("finite"));
+        // "[PAD]" is token 0, so body byte 4 is the first of its text: a lone continuation byte.
+        assert!(overwritten(4, &[0x80]).contains("token 0 is not UTF-8"));
+        // The first word scale, after the 4 lengths and 14 bytes of token text.
+        assert!(overwritten(18, &f32::NAN.to_le_bytes()).contains("finite"));
+    }
+
+    /// A file whose checksum matches may still hold anything: whatever a body byte is, the file
+    /// is refused or it embeds, to a finite vector, without a panic.
+    #[test]
+    fn any_body_byte_is_refused_or_embeds() {
+        let file = file::encode(&TOKENS, SMALL);
+        let sizes = header_sizes(&file);
+        for at in 48..file.len() {
+            for value in [0x00, 0x7f, 0x80, 0xff] {
+                let mut body = file[48..].to_vec();
+                body[at - 48] = value;
+                if let Ok(encoder) = Encoder::from_bytes(file::with_header(&body, sizes)) {
+                    let v = encoder.embed_ids(&[0, 1, 2, 3, 4, 3, 2]);
+                    assert!(v.iter().all(|x| x.is_finite()), "byte {at} = {value:#x}");
+                }
+            }
+        }
+    }
+
+    /// Why the small file is refused with `bytes` written at `at` in its body, under a header
+    /// whose checksum matches, so the check reached is the one meant.
+    fn overwritten(at: usize, bytes: &[u8]) -> String {
+        let file = file::encode(&TOKENS, SMALL);
+        let mut body = file[48..].to_vec();
+        body[at..at + bytes.len()].copy_from_slice(bytes);
+        Encoder::from_bytes(file::with_header(&body, header_sizes(&file))).unwrap_err().to_string()
     }
 
     fn header_sizes(file: &[u8]) -> [usize; 7] {
