@@ -10,7 +10,8 @@
 //! - `analysis/`: text to terms (identifier splitting, folding, CJK pieces, stop words, stemming),
 //!   the same for tools and queries;
 //! - `index/`: the inverted index and the BM25 arithmetic, built once per catalog;
-//! - `semantic/`: a static embedding model, and each tool's vector in a hybrid index;
+//! - `semantic/`: a static embedding model, a sentence encoder (a small transformer), and each
+//!   tool's vector in a hybrid index;
 //! - `search/`: a [`Searcher`] answers a query from an index (query forms, term expansion, BM25F
 //!   scores, fusion of compound queries, the blend with the semantic signal, order,
 //!   explanations);
