@@ -45,8 +45,10 @@ export declare class ToolIndex {
   get ranking(): 'lexical' | 'hybrid'
   /**
    * Resolves once the index's semantic vectors are in place, after which every search uses
-   * them. The model is a static table, so they are computed while the index is built and this
-   * resolves at once; it is here so a caller need not know that.
+   * them. The word table's are computed while the index is built; the transformer's, when its
+   * model is installed, on a background thread, and until then searches blend the table alone.
+   * Resolves at once for a lexical index; never rejects (vectors that could not be made leave
+   * the index on the table).
    */
   ready(): Promise<void>
   /** Number of distinct tools indexed. */
@@ -196,9 +198,17 @@ export declare function selectionFromPayload(payloadJson: string): Array<string>
 
 /** The semantic side of a tool's score. */
 export interface SemanticExplanation {
-  /** Its similarity to the query (a cosine; for a compound query blended with its best request's). */
+  /**
+   * Its similarity to the query by the word table (a cosine; for a compound query blended
+   * with its best request's).
+   */
   similarity: number
-  /** What the similarity adds to the score. */
+  /**
+   * Its cosine with the query by the transformer; null when the transformer took no part (not
+   * installed, its vectors not yet in place, or a query longer than it reads).
+   */
+  contextual: number | null
+  /** What the similarities add to the score. */
   part: number
 }
 

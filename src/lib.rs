@@ -59,4 +59,4 @@ pub use replay::{selection_from_events, selection_from_payload, ReplayError, Sel
 // Searching an index: hits, query forms, explanations.
 pub use search::{requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, SemanticPart, TermMatch};
 // The semantic model a hybrid index embeds tools and queries with.
-pub use semantic::{Encoder, Model, ModelError, MAX_MODEL_BYTES};
+pub use semantic::{Contextual, Encoder, Model, ModelError, SemanticModel, MAX_MODEL_BYTES};

@@ -10,6 +10,8 @@ import { ToolIndex, setModelPath } from '../../index.js'
 
 const ROOT = new URL('../../', import.meta.url)
 const MODEL = new URL('model/model.bin', ROOT).pathname
+const ENCODER = new URL('model/encoder.bin', ROOT).pathname
+const GITHUB = readFileSync(new URL('catalogs/mcp/github.json', ROOT), 'utf8')
 const CATALOG = JSON.stringify([
   { name: 'get_weather_forecast', description: 'Get the weather forecast for a city for the next days.' },
   { name: 'convert_currency', description: 'Convert an amount of money between currencies.' },
@@ -19,9 +21,23 @@ const CATALOG = JSON.stringify([
 afterEach(() => { setModelPath(MODEL) })
 
 describe('the semantic model', () => {
-  it('is the file the pinned build records', () => {
-    const recorded = (JSON.parse(readFileSync(new URL('model/build/inputs.json', ROOT), 'utf8')) as { output: { sha256: string } }).output.sha256
-    expect(createHash('sha256').update(readFileSync(MODEL)).digest('hex')).toBe(recorded)
+  it('is the files the pinned builds record', () => {
+    const inputs = JSON.parse(readFileSync(new URL('model/build/inputs.json', ROOT), 'utf8')) as { output: { sha256: string }, encoder_output: { sha256: string } }
+    expect(createHash('sha256').update(readFileSync(MODEL)).digest('hex')).toBe(inputs.output.sha256)
+    expect(createHash('sha256').update(readFileSync(ENCODER)).digest('hex')).toBe(inputs.encoder_output.sha256)
+  })
+
+  it('reads a request as a sentence once the transformer\'s vectors are in place', async () => {
+    const index = ToolIndex.fromJson(GITHUB)
+    await index.ready()
+    const explained = index.explain('open a pull request', 'create_pull_request')
+    expect(explained?.semantic?.contextual).toBeGreaterThan(0.5)
+    // A query longer than the transformer reads is left to the word table.
+    const long = 'Please look at the repository and tell me what changed since yesterday. '.repeat(12)
+    expect(index.explain(long, 'list_commits')?.semantic?.contextual).toBeNull()
+    // A catalog whose every tool was embedded before has its vectors at once.
+    const again = ToolIndex.fromJson(GITHUB)
+    expect(again.explain('open a pull request', 'create_pull_request')?.semantic?.contextual).toBe(explained?.semantic?.contextual)
   })
 
   it('makes indexes hybrid by default in a checkout, where the model package resolves', async () => {
@@ -35,9 +51,11 @@ describe('the semantic model', () => {
     expect(lexical.search('do I need an umbrella, will it rain', 1)).toEqual([])
   })
 
-  it('ranks the same on every build of an index, with scores in the fused scale', () => {
-    const a = ToolIndex.fromJson(CATALOG).search('convert dollars to yen', 3)
-    const b = ToolIndex.fromJson(CATALOG).search('convert dollars to yen', 3)
+  it('ranks the same on every build of an index, with scores in the fused scale', async () => {
+    const [first, second] = [ToolIndex.fromJson(CATALOG), ToolIndex.fromJson(CATALOG)]
+    await Promise.all([first.ready(), second.ready()])
+    const a = first.search('convert dollars to yen', 3)
+    const b = second.search('convert dollars to yen', 3)
     expect(a).toEqual(b)
     expect(a[0]?.name).toBe('convert_currency')
     expect(a.every(hit => hit.score >= 0 && hit.score <= 1)).toBe(true)
@@ -64,6 +82,23 @@ describe('the semantic model', () => {
       expect(() => ToolIndex.fromJson(CATALOG, { ranking: 'hybrid' })).toThrow(/the model file is damaged/)
       setModelPath(join(dir, 'missing.bin'))
       expect(() => ToolIndex.fromJson(CATALOG, { ranking: 'hybrid' })).toThrow(/cannot read the model file/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('with a damaged transformer, stays hybrid on the word table, with a warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-tool-search-model-'))
+    try {
+      copyFileSync(MODEL, join(dir, 'model.bin'))
+      writeFileSync(join(dir, 'encoder.bin'), readFileSync(ENCODER).subarray(0, 4096))
+      setModelPath(join(dir, 'model.bin'))
+      const index = ToolIndex.fromJson(CATALOG)
+      expect(index.ranking).toBe('hybrid')
+      expect(index.warnings.join('\n')).toMatch(/^the transformer is left out, so searches blend the word table alone: the model file is not a dsh-tool-search model: .*\(.*encoder\.bin\)$/)
+      await expect(index.ready()).resolves.toBeUndefined()
+      expect(index.explain('convert dollars to yen', 'convert_currency')?.semantic?.contextual).toBeNull()
+      expect(index.search('do I need an umbrella, will it rain', 1).map(hit => hit.name)).toEqual(['get_weather_forecast'])
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

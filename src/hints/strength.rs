@@ -9,16 +9,17 @@
 //!
 //! In a hybrid index a tool can match by meaning alone ("will it rain" and a forecast tool share
 //! no word); the strength of such a match is its similarity, counted in units of
-//! [`SIMILARITY_UNIT`]. A tool the words do match keeps the words' strength: a word every tool of
-//! a group shares ("github") makes them all similar to the query too, and is no stronger a match
-//! for that.
+//! [`SIMILARITY_UNIT`] (the better of the word table's and the transformer's, when that took
+//! part). A tool the words do match keeps the words' strength: a word every tool of a group
+//! shares ("github") makes them all similar to the query too, and is no stronger a match for that.
 
 use crate::index::{bm25, Index};
 use crate::search::Searcher;
 
 /// The similarity (cosine) that counts as a strength of 1, as much as a rare word found once:
 /// about where a tool a request describes in other words lies (a forecast tool for "will it rain
-/// tomorrow"), well above the similarity of unrelated texts.
+/// tomorrow"), well above the similarity of unrelated texts. The transformer's cosines lie on
+/// about the same scale.
 pub const SIMILARITY_UNIT: f64 = 0.5;
 
 /// The strength of `name`'s match for `query`; 0 when it matches nothing, or is not indexed.
@@ -54,7 +55,7 @@ mod tests {
         let rows = [("rain", 100, vec![120, 10]), ("forecast", 100, vec![110, 30]), ("mail", 100, vec![0, 127])];
         let model = std::sync::Arc::new(crate::semantic::Model::from_bytes(crate::semantic::encode(2, &rows)).unwrap());
         let catalog = r#"[{"name": "forecast", "description": "Forecast."}, {"name": "send_mail", "description": "Mail."}]"#;
-        let index = Index::from_catalog_ranked(catalog, crate::Params::default(), Some(model)).unwrap();
+        let index = Index::from_catalog_ranked(catalog, crate::Params::default(), Some(model.into())).unwrap();
         let similarity = Searcher::new(&index).explain("rain", "forecast").unwrap().semantic.unwrap().similarity;
         assert!(similarity > 0.9);
         assert!((match_strength(&index, "rain", "forecast") - similarity / SIMILARITY_UNIT).abs() < 1e-9);

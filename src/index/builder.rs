@@ -5,8 +5,6 @@
 //! terms it meets in its own order; merging the chunks in catalog order then gives every term
 //! the id a single pass would have given it, so the index is the same whatever the thread count.
 
-use std::sync::Arc;
-
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::{term_of, Analyzer, Piece};
@@ -15,11 +13,11 @@ use crate::input::json::Json;
 use crate::input::projection::{project, Field, FIELDS};
 use crate::input::summary::summarize;
 use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
-use crate::semantic::{DocVectors, Embedder, Model};
+use crate::semantic::{tool_text, DocVectors, Embedder, Model, SemanticModel, ToolVectors};
 
 use super::postings::{Posting, Postings};
 use super::vocabulary::Vocabulary;
-use super::{bm25, Doc, DocId, Index, Params, TermId, TermKind, Tf};
+use super::{bm25, Doc, DocId, Index, Params, Semantic, TermId, TermKind, Tf};
 
 /// Catalogs smaller than this are analyzed on the calling thread: a thread costs more to start
 /// than a few hundred tools take to analyze.
@@ -27,13 +25,13 @@ const TOOLS_PER_THREAD: usize = 256;
 /// More threads than this gain little: the merge that follows is sequential.
 const MAX_THREADS: usize = 4;
 
-pub(super) fn build(json: &Json, tools: &[ToolSpec], params: Params, model: Option<Arc<Model>>) -> Index {
+pub(super) fn build(json: &Json, tools: &[ToolSpec], params: Params, model: Option<SemanticModel>) -> Index {
     build_on(json, tools, params, model, threads_for(tools.len()))
 }
 
-fn build_on(json: &Json, tools: &[ToolSpec], params: Params, model: Option<Arc<Model>>, threads: usize) -> Index {
+fn build_on(json: &Json, tools: &[ToolSpec], params: Params, model: Option<SemanticModel>, threads: usize) -> Index {
     let (selected, left_out) = select(tools);
-    let chunks = analyze_in_chunks(json, &selected, model.as_deref(), threads);
+    let chunks = analyze_in_chunks(json, &selected, model.as_ref().map(|model| model.table.as_ref()), threads);
     let mut vocabulary = Vocabulary::default();
     let mut docs: Vec<Doc> = Vec::with_capacity(selected.len());
     let mut lengths: Vec<[usize; FIELDS]> = Vec::with_capacity(selected.len());
@@ -72,9 +70,14 @@ fn build_on(json: &Json, tools: &[ToolSpec], params: Params, model: Option<Arc<M
         postings,
         idf,
         warnings: warnings(&too_deep, left_out),
-        semantic: model.map(|model| {
-            let dims = model.dims();
-            (model, DocVectors::new(dims, vectors))
+        semantic: model.map(|SemanticModel { table, contextual }| {
+            let dims = table.dims();
+            let contextual = contextual.map(|contextual| {
+                let mut analyzer = Analyzer::new();
+                let texts = selected.iter().map(|tool| tool_text(&mut analyzer, tool.name, tool.description)).collect();
+                (contextual.clone(), ToolVectors::embed(contextual, texts))
+            });
+            Semantic { table, vectors: DocVectors::new(dims, vectors), contextual }
         }),
     }
 }

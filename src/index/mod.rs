@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use crate::input::catalog::{self, CatalogError};
 use crate::input::projection::FIELDS;
-use crate::semantic::{DocVectors, Model};
+use crate::semantic::{Contextual, DocVectors, Model, SemanticModel, ToolVectors};
 use vocabulary::Vocabulary;
 
 pub(crate) type DocId = u32;
@@ -89,8 +89,16 @@ pub struct Index {
     idf: Vec<f64>,
     /// What the index left out under a soft limit (see `limits.rs`), one sentence each.
     warnings: Vec<String>,
-    /// The semantic side: the model and every tool's vector, for a hybrid index.
-    semantic: Option<(Arc<Model>, DocVectors)>,
+    /// The semantic side of a hybrid index.
+    semantic: Option<Semantic>,
+}
+
+/// A hybrid index's models and every tool's vectors: the static table's, computed with the
+/// index, and the transformer's, which the background worker fills in.
+struct Semantic {
+    table: Arc<Model>,
+    vectors: DocVectors,
+    contextual: Option<(Arc<Contextual>, Arc<ToolVectors>)>,
 }
 
 impl Index {
@@ -107,8 +115,9 @@ impl Index {
 
     /// A hybrid index when `model` is given: each tool's name and description are embedded with
     /// it, and searches fuse the similarity with BM25F (see [`crate::Params`]). Without a model,
-    /// [`Index::from_catalog_with`].
-    pub fn from_catalog_ranked(text: &str, params: Params, model: Option<Arc<Model>>) -> Result<Index, CatalogError> {
+    /// [`Index::from_catalog_with`]. The transformer's vectors, if it has one, come later (see
+    /// [`Index::wait_for_vectors`]).
+    pub fn from_catalog_ranked(text: &str, params: Params, model: Option<SemanticModel>) -> Result<Index, CatalogError> {
         let json = catalog::parse(text)?;
         let tools = catalog::tools(&json)?;
         Ok(builder::build(&json, &tools, params, model))
@@ -123,6 +132,20 @@ impl Index {
     /// Whether searches fuse a semantic signal with the lexical one.
     pub fn is_hybrid(&self) -> bool {
         self.semantic.is_some()
+    }
+
+    /// The transformer's vectors of this index, for [`Index::wait_for_vectors`]: `None` when it
+    /// has none to wait for.
+    pub(crate) fn pending_vectors(&self) -> Option<Arc<ToolVectors>> {
+        self.semantic.as_ref()?.contextual.as_ref().map(|(_, vectors)| vectors.clone())
+    }
+
+    /// Blocks until the transformer's vectors are in place (or could not be made); searches
+    /// before that blend the static table alone. Returns at once without a transformer.
+    pub fn wait_for_vectors(&self) {
+        if let Some(vectors) = self.pending_vectors() {
+            vectors.wait();
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -156,7 +179,13 @@ impl Index {
 
     /// The model and the tools' vectors of a hybrid index.
     pub(crate) fn semantic(&self) -> Option<(&Model, &DocVectors)> {
-        self.semantic.as_ref().map(|(model, vectors)| (model.as_ref(), vectors))
+        self.semantic.as_ref().map(|semantic| (semantic.table.as_ref(), &semantic.vectors))
+    }
+
+    /// The transformer and the tools' vectors from it, once they are in place.
+    pub(crate) fn contextual(&self) -> Option<(&Contextual, Arc<[f32]>)> {
+        let (model, vectors) = self.semantic.as_ref()?.contextual.as_ref()?;
+        vectors.ready().map(|values| (model.as_ref(), values))
     }
 
     pub(crate) fn doc(&self, doc: DocId) -> &Doc {

@@ -52,6 +52,9 @@ pub struct Params {
     /// such tools answers every query, however unrelated; the relevant tools it leaves out rank
     /// below the fifth place anyway.
     pub semantic_floor: f64,
+    /// When the index has the transformer's vectors: its share of the semantic part (the static
+    /// table has the rest), each placed on the query's own 0..=1 scale first.
+    pub contextual_share: f64,
 }
 
 impl Default for Params {
@@ -68,6 +71,7 @@ impl Default for Params {
             semantic_weight: 0.5,
             semantic_whole: 0.5,
             semantic_floor: 0.3,
+            contextual_share: 0.5,
         }
     }
 }

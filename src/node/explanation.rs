@@ -33,9 +33,13 @@ pub struct Explanation {
 /// The semantic side of a tool's score.
 #[napi(object)]
 pub struct SemanticExplanation {
-    /// Its similarity to the query (a cosine; for a compound query blended with its best request's).
+    /// Its similarity to the query by the word table (a cosine; for a compound query blended
+    /// with its best request's).
     pub similarity: f64,
-    /// What the similarity adds to the score.
+    /// Its cosine with the query by the transformer; null when the transformer took no part (not
+    /// installed, its vectors not yet in place, or a query longer than it reads).
+    pub contextual: Either<f64, Null>,
+    /// What the similarities add to the score.
     pub part: f64,
 }
 
@@ -110,7 +114,7 @@ impl From<crate::Explanation<'_>> for Explanation {
                 })
                 .collect(),
             matches: e.matches as u32,
-            semantic: e.semantic.map_or(Either::B(Null), |s| Either::A(SemanticExplanation { similarity: s.similarity, part: s.part })),
+            semantic: e.semantic.map_or(Either::B(Null), |s| Either::A(SemanticExplanation { similarity: s.similarity, contextual: s.contextual.map_or(Either::B(Null), Either::A), part: s.part })),
             text: e.text.to_string(),
         }
     }

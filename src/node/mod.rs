@@ -9,12 +9,13 @@
 //! memory. No length JavaScript controls sizes an allocation: the exports take plain JavaScript
 //! values and read them through `args`, which checks each length against its bound first.
 
-use napi::bindgen_prelude::{Either, Null, Object, Unknown};
+use napi::bindgen_prelude::{AsyncTask, Either, Null, Unknown};
 use napi::{Env, Error, Result, Status};
 use napi_derive::napi;
 
 use crate::input::catalog;
 use crate::limits::{CATALOG_TEXT, EVENTS_TEXT, PAYLOAD_TEXT, TOOL_NAME};
+use crate::semantic::ToolVectors;
 use crate::{limits, replay, Index, Params, Searcher};
 
 mod args;
@@ -25,6 +26,25 @@ mod model;
 use args::Ranking;
 use explanation::Explanation;
 use model::{default_model, MODEL_PACKAGE};
+
+/// Waits, on libuv's thread pool, for an index's transformer vectors.
+pub struct VectorsReady(Option<std::sync::Arc<ToolVectors>>);
+
+impl napi::Task for VectorsReady {
+    type Output = ();
+    type JsValue = ();
+
+    fn compute(&mut self) -> Result<()> {
+        if let Some(vectors) = &self.0 {
+            vectors.wait();
+        }
+        Ok(())
+    }
+
+    fn resolve(&mut self, _env: Env, _output: ()) -> Result<()> {
+        Ok(())
+    }
+}
 
 /// One ranked tool.
 #[napi(object)]
@@ -83,6 +103,10 @@ impl ToolIndex {
                 None
             }),
         };
+        let model = model.map(|(model, note)| {
+            notes.extend(note);
+            model
+        });
         let index = Index::from_catalog_ranked(&tools_json, Params::default(), model).map_err(invalid)?;
         Ok(ToolIndex { index, notes })
     }
@@ -94,13 +118,13 @@ impl ToolIndex {
     }
 
     /// Resolves once the index's semantic vectors are in place, after which every search uses
-    /// them. The model is a static table, so they are computed while the index is built and this
-    /// resolves at once; it is here so a caller need not know that.
+    /// them. The word table's are computed while the index is built; the transformer's, when its
+    /// model is installed, on a background thread, and until then searches blend the table alone.
+    /// Resolves at once for a lexical index; never rejects (vectors that could not be made leave
+    /// the index on the table).
     #[napi(catch_unwind, ts_return_type = "Promise<void>")]
-    pub fn ready<'env>(&self, env: &'env Env) -> Result<Object<'env>> {
-        let (deferred, promise) = env.create_deferred::<(), _>()?;
-        deferred.resolve(|_| Ok(()));
-        Ok(promise)
+    pub fn ready(&self) -> AsyncTask<VectorsReady> {
+        AsyncTask::new(VectorsReady(self.index.pending_vectors()))
     }
 
     /// Number of distinct tools indexed.

@@ -1,8 +1,10 @@
-//! The model hybrid indexes use by default. The package entry (`index.js`) names the installed
-//! model package's file once, when it is imported; the file is read on first use and shared by
-//! every index after it, so a process that only ranks lexically never reads it.
+//! The models hybrid indexes use by default. The package entry (`index.js`) names the installed
+//! model package's table file once, when it is imported; the files are read on first use and
+//! shared by every index after it, so a process that only ranks lexically never reads them. The
+//! transformer's file, `encoder.bin`, sits beside the table in the same package; without it (or
+//! when it cannot be read) hybrid indexes blend the table alone.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use napi::bindgen_prelude::Unknown;
@@ -10,7 +12,10 @@ use napi::Result;
 use napi_derive::napi;
 
 use super::args;
-use crate::Model;
+use crate::{Contextual, Model, SemanticModel};
+
+/// The transformer's file, next to the table's.
+const ENCODER_FILE: &str = "encoder.bin";
 
 /// The package that carries the model, for messages.
 pub(super) const MODEL_PACKAGE: &str = "@anionex/dsh-tool-search-model";
@@ -18,7 +23,14 @@ pub(super) const MODEL_PACKAGE: &str = "@anionex/dsh-tool-search-model";
 struct DefaultModel {
     path: Option<PathBuf>,
     /// The outcome of reading `path`, once it has been read.
-    loaded: Option<std::result::Result<Arc<Model>, String>>,
+    loaded: Option<std::result::Result<Loaded, String>>,
+}
+
+#[derive(Clone)]
+struct Loaded {
+    model: SemanticModel,
+    /// Why the transformer is not part of it, when its file is there but cannot be used.
+    note: Option<String>,
 }
 
 static DEFAULT: Mutex<DefaultModel> = Mutex::new(DefaultModel { path: None, loaded: None });
@@ -36,12 +48,25 @@ pub fn set_model_path(path: Option<Unknown<'_>>) -> Result<()> {
     Ok(())
 }
 
-/// The default model: `Ok(None)` when none is named, an error when the named file cannot be used.
-pub(super) fn default_model() -> std::result::Result<Option<Arc<Model>>, String> {
+/// The default models, with a note when the transformer's file is there but unusable: `Ok(None)`
+/// when none is named, an error when the named table cannot be used.
+pub(super) fn default_model() -> std::result::Result<Option<(SemanticModel, Option<String>)>, String> {
     let mut default = DEFAULT.lock().unwrap_or_else(PoisonError::into_inner);
     let Some(path) = default.path.clone() else { return Ok(None) };
-    let loaded = default.loaded.get_or_insert_with(|| {
-        Model::from_file(&path).map(Arc::new).map_err(|error| format!("{error} ({})", path.display()))
-    });
-    loaded.clone().map(Some)
+    let loaded = default.loaded.get_or_insert_with(|| load(&path));
+    loaded.clone().map(|Loaded { model, note }| Some((model, note)))
+}
+
+fn load(path: &Path) -> std::result::Result<Loaded, String> {
+    let table = Model::from_file(path).map(Arc::new).map_err(|error| format!("{error} ({})", path.display()))?;
+    let encoder = path.with_file_name(ENCODER_FILE);
+    let (contextual, note) = if encoder.exists() {
+        match Contextual::from_file(&encoder) {
+            Ok(contextual) => (Some(Arc::new(contextual)), None),
+            Err(error) => (None, Some(format!("the transformer is left out, so searches blend the word table alone: {error} ({})", encoder.display()))),
+        }
+    } else {
+        (None, None)
+    };
+    Ok(Loaded { model: SemanticModel { table, contextual }, note })
 }

@@ -37,8 +37,12 @@ pub struct Explanation<'a> {
 /// The semantic side of a tool's score in a hybrid index.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SemanticPart {
-    /// Its similarity to the query (see `hybrid`): a cosine, blended for a compound query.
+    /// Its similarity to the query by the word table (see `hybrid`): a cosine, blended for a
+    /// compound query.
     pub similarity: f64,
+    /// Its cosine with the query by the transformer, when that took part (its vectors are in
+    /// place and it read the whole query).
+    pub contextual: Option<f64>,
     /// What the similarity adds to its score; the rest of the score is lexical.
     pub part: f64,
 }
@@ -117,8 +121,9 @@ impl<'i> Searcher<'i> {
 
     /// What a match's strength is read from (see `hints::strength`), as `explain` reports it but
     /// from one ranking of the query: the sum of the term contributions `explain` lists, and in a
-    /// hybrid index the tool's similarity. `None` when `name` is not indexed or the query does not
-    /// rank it (the `rank` of its explanation).
+    /// hybrid index the tool's similarity (the better of the word table's and the transformer's,
+    /// when that took part). `None` when `name` is not indexed or the query does not rank it (the
+    /// `rank` of its explanation).
     pub(crate) fn strength_signals(&self, query: &str, name: &str) -> Option<(f64, Option<f64>)> {
         let index = self.index;
         let doc = index.doc_named(name)?;
@@ -127,7 +132,8 @@ impl<'i> Searcher<'i> {
             Query::Select(names) => (query, exact || names.iter().any(|listed| index.doc_named(listed) == Some(doc)), None),
             Query::Ranked { text, required } => {
                 let (scores, blend) = self.ranking_signals(text, &required);
-                (text, exact || scores.get(doc) > 0.0, blend.map(|blend| round6(blend.similarity(doc))))
+                let similarity = blend.map(|blend| round6(blend.similarity(doc).max(blend.contextual_similarity(doc).unwrap_or(f64::NEG_INFINITY))));
+                (text, exact || scores.get(doc) > 0.0, similarity)
             }
         };
         if !ranked {
@@ -158,7 +164,7 @@ impl<'i> Searcher<'i> {
         let lexical = self.lexical_scores(text, &requests, &required);
         let blend = self.blend(text, &requests, &lexical)?;
         let (_, part) = blend.parts(doc, lexical.get(doc));
-        Some(SemanticPart { similarity: round6(blend.similarity(doc)), part: round6(part) })
+        Some(SemanticPart { similarity: round6(blend.similarity(doc)), contextual: blend.contextual_similarity(doc).map(round6), part: round6(part) })
     }
 
     /// The query's own terms (not related words, not joined identifiers) that `doc` lacks.

@@ -10,7 +10,9 @@
 
 use crate::analysis::Analyzer;
 use crate::index::{DocId, Index};
-use crate::semantic::{DocVectors, Embedder, Model};
+use std::sync::Arc;
+
+use crate::semantic::{contextual_cosine, Contextual, DocVectors, Embedder, Model};
 
 use super::scores::Scores;
 
@@ -18,20 +20,33 @@ use super::scores::Scores;
 /// tool's vector, and past a few dozen a query is a document, not a list of requests.
 const MAX_REQUESTS: usize = 32;
 
-/// One query's view of the semantic signal: every tool's similarity and the scale both signals
-/// are brought to.
+/// One query's view of the semantic signal: every tool's similarity and its semantic part.
 pub(crate) struct Blend {
     weight: f64,
     floor: f64,
+    /// The static table's similarity: what decides whether a tool no query word matches takes
+    /// part, and what `explain` and the match strength report.
     similarity: Vec<f64>,
-    low: f64,
-    high: f64,
+    /// Per tool, on a 0..=1 scale: the static similarity placed between the query's least and
+    /// most similar tool, averaged with the transformer's placed the same way when its vectors
+    /// are in place.
+    semantic: Vec<f64>,
+    /// The transformer's cosine per tool, when it took part.
+    contextual: Option<Vec<f64>>,
     best_lexical: f64,
 }
 
 impl Blend {
     /// The blend for `text`, or `None` when the query has no word the model knows.
-    pub(crate) fn new(index: &Index, model: &Model, vectors: &DocVectors, text: &str, requests: &[&str], lexical: &Scores) -> Option<Blend> {
+    /// `contextual`: the transformer and its tool vectors, when they are to take part.
+    pub(crate) fn new(
+        index: &Index,
+        (model, vectors): (&Model, &DocVectors),
+        contextual: Option<(&Contextual, Arc<[f32]>)>,
+        text: &str,
+        requests: &[&str],
+        lexical: &Scores,
+    ) -> Option<Blend> {
         let params = index.params();
         let mut analyzer = Analyzer::new();
         let embed = |analyzer: &mut Analyzer, text: &str| {
@@ -56,10 +71,23 @@ impl Blend {
                 *slot = w * *slot + (1.0 - w) * part;
             }
         }
-        let low = similarity.iter().copied().fold(f64::INFINITY, f64::min);
-        let high = similarity.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut semantic = spread(&similarity);
+        let contextual = contextual.and_then(|(model, values)| transformer_similarity(model, &values, text));
+        if let Some(cosines) = &contextual {
+            let share = params.contextual_share;
+            for (slot, placed) in semantic.iter_mut().zip(spread(cosines)) {
+                *slot = (1.0 - share) * *slot + share * placed;
+            }
+        }
         let best_lexical = lexical.iter().map(|(_, score)| score).fold(0.0, f64::max);
-        Some(Blend { weight: params.semantic_weight, floor: params.semantic_floor, similarity, low, high, best_lexical })
+        Some(Blend {
+            weight: params.semantic_weight,
+            floor: params.semantic_floor,
+            similarity,
+            semantic,
+            contextual,
+            best_lexical,
+        })
     }
 
     /// The fused scores: every lexical match, and every other tool at least `semantic_floor`
@@ -82,16 +110,35 @@ impl Blend {
     /// A tool's two parts of its fused score, from its lexical score.
     pub(crate) fn parts(&self, doc: DocId, lexical: f64) -> (f64, f64) {
         let lexical = if self.best_lexical > 0.0 { lexical / self.best_lexical } else { 0.0 };
-        let spread = self.high - self.low;
-        let semantic = if spread > 0.0 { (self.similarity[doc as usize] - self.low) / spread } else { 0.0 };
-        ((1.0 - self.weight) * lexical, self.weight * semantic)
+        ((1.0 - self.weight) * lexical, self.weight * self.semantic[doc as usize])
     }
 
-    /// A tool's similarity to the query (its cosine, or the blend of the whole query's and its
-    /// best request's).
+    /// A tool's similarity to the query by the static table (its cosine, or the blend of the
+    /// whole query's and its best request's).
     pub(crate) fn similarity(&self, doc: DocId) -> f64 {
         self.similarity[doc as usize]
     }
+
+    /// A tool's cosine with the query by the transformer, when it took part.
+    pub(crate) fn contextual_similarity(&self, doc: DocId) -> Option<f64> {
+        self.contextual.as_ref().map(|cosines| cosines[doc as usize])
+    }
+}
+
+/// Values placed between their least and most: 0 for the least, 1 for the most (all 0 when they
+/// are all alike), so that signals of different scales can be weighed against each other.
+fn spread(values: &[f64]) -> Vec<f64> {
+    let low = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let range = high - low;
+    values.iter().map(|&value| if range > 0.0 { (value - low) / range } else { 0.0 }).collect()
+}
+
+/// Every tool's cosine with the query by the transformer, in document order; `None` for a query
+/// it does not read (see [`Contextual::embed_query`]).
+fn transformer_similarity(model: &Contextual, values: &[f32], text: &str) -> Option<Vec<f64>> {
+    let query = model.embed_query(text)?;
+    Some(values.chunks_exact(model.dims()).map(|tool| contextual_cosine(&query, tool)).collect())
 }
 
 #[cfg(test)]
@@ -129,7 +176,7 @@ mod tests {
     ]"#;
 
     fn hybrid(catalog: &str) -> Index {
-        Index::from_catalog_ranked(catalog, Params::default(), Some(model())).unwrap()
+        Index::from_catalog_ranked(catalog, Params::default(), Some(model().into())).unwrap()
     }
 
     fn names(index: &Index, query: &str, limit: usize) -> Vec<String> {
@@ -166,7 +213,7 @@ mod tests {
     fn tools_below_the_similarity_floor_stay_out() {
         // "zebra" points where no tool does (create_issue comes nearest, at a cosine of 0.27): no
         // lexical match, and no tool similar enough.
-        let floored = |floor: f64| Index::from_catalog_ranked(CATALOG, Params { semantic_floor: floor, ..Params::default() }, Some(model())).unwrap();
+        let floored = |floor: f64| Index::from_catalog_ranked(CATALOG, Params { semantic_floor: floor, ..Params::default() }, Some(model().into())).unwrap();
         assert!(names(&floored(0.3), "zebra", 5).is_empty());
         assert_eq!(names(&floored(0.2), "zebra", 5), ["create_issue"]);
     }
@@ -186,7 +233,7 @@ mod tests {
         let query = "Will it rain? Also file a bug.";
         let similarity = |whole: f64| {
             let params = Params { semantic_whole: whole, ..Params::default() };
-            let index = Index::from_catalog_ranked(CATALOG, params, Some(model())).unwrap();
+            let index = Index::from_catalog_ranked(CATALOG, params, Some(model().into())).unwrap();
             Searcher::new(&index).explain(query, "get_forecast").unwrap().semantic.unwrap().similarity
         };
         assert!(similarity(0.5) > similarity(1.0) + 0.1, "{} vs {}", similarity(0.5), similarity(1.0));

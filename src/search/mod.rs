@@ -101,8 +101,8 @@ impl<'i> Searcher<'i> {
     /// The semantic side of a query in a hybrid index; `None` in a lexical one, or when the
     /// query has no word the model knows.
     fn blend(&self, text: &str, requests: &[&str], lexical: &Scores) -> Option<hybrid::Blend> {
-        let (model, vectors) = self.index.semantic().filter(|_| self.index.params().semantic_weight > 0.0)?;
-        hybrid::Blend::new(self.index, model, vectors, text, requests, lexical)
+        let semantic = self.index.semantic().filter(|_| self.index.params().semantic_weight > 0.0)?;
+        hybrid::Blend::new(self.index, semantic, self.index.contextual(), text, requests, lexical)
     }
 
     /// Whether `text` is read as several requests whose rankings are fused.

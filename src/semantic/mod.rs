@@ -10,18 +10,39 @@
 //! `encoder` is the heavier alternative: a small transformer (all-MiniLM-L6-v2) that reads a
 //! whole token sequence, in plain Rust with float loops written to give the same bits everywhere.
 
+mod background;
+mod contextual;
 mod encoder;
 mod model;
 mod vector;
 mod wordpiece;
 
 pub use encoder::Encoder;
+use std::sync::Arc;
+
+pub(crate) use background::ToolVectors;
+pub use contextual::Contextual;
+pub(crate) use contextual::{cosine as contextual_cosine, tool_text};
+#[cfg(test)]
+pub(crate) use contextual::MAX_TOKENS;
 pub use model::{Model, ModelError, MAX_MODEL_BYTES};
 #[cfg(test)]
 pub(crate) use model::encode;
 pub(crate) use vector::{cosine, Embedder};
-#[allow(unused_imports)] // the encoder stage will use it
-pub(crate) use wordpiece::WordPiece;
+
+/// The models a hybrid index embeds with: the static table always, the transformer when its file
+/// is installed too.
+#[derive(Clone, Debug)]
+pub struct SemanticModel {
+    pub table: Arc<Model>,
+    pub contextual: Option<Arc<Contextual>>,
+}
+
+impl From<Arc<Model>> for SemanticModel {
+    fn from(table: Arc<Model>) -> Self {
+        SemanticModel { table, contextual: None }
+    }
+}
 
 /// Every tool's vector, in document order, `dims` values each (all zero for a tool whose text
 /// has no word the model knows).

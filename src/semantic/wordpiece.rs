@@ -20,7 +20,6 @@ const UNK: &str = "[UNK]";
 /// BERT's `max_input_chars_per_word`: a longer word is one `[UNK]`, never split into pieces.
 const MAX_WORD_CHARS: usize = 100;
 
-#[cfg_attr(not(test), allow(dead_code))] // the encoder stage will use it
 pub(crate) struct WordPiece {
     /// Pieces that may begin a word.
     starts: FxHashMap<Box<str>, u32>,
@@ -34,7 +33,6 @@ pub(crate) struct WordPiece {
     unk: u32,
 }
 
-#[cfg_attr(not(test), allow(dead_code))] // the encoder stage will use it
 impl WordPiece {
     /// `vocab` is the tokens in id order. A vocabulary without the three special tokens the
     /// tokenizer emits, or with a token twice (which id would it be?), is refused.
@@ -224,12 +222,18 @@ mod tests {
     use super::*;
     use std::time::Instant;
 
+    /// The shipped encoder's vocabulary: the one the fixture's ids index.
+    static VOCAB: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+        let encoder = crate::Encoder::from_file(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin")).unwrap();
+        encoder.vocab().map(str::to_string).collect()
+    });
+
     fn model() -> WordPiece {
-        WordPiece::new(include_str!("testdata/vocab.txt").lines()).unwrap()
+        WordPiece::new(VOCAB.iter().map(String::as_str)).unwrap()
     }
 
     fn tokens(wp: &WordPiece, text: &str, max_tokens: usize) -> Vec<String> {
-        let vocab: Vec<&str> = include_str!("testdata/vocab.txt").lines().collect();
+        let vocab = &*VOCAB;
         wp.ids(text, max_tokens)
             .into_iter()
             .map(|id| vocab[id as usize].to_string())

@@ -1,0 +1,107 @@
+//! The contextual half of the semantic stage: a small transformer (all-MiniLM-L6-v2, see
+//! `encoder`) that reads a text as a sentence, where the static table only adds up its words.
+//! It knows that "open a pull request" is about creating one, which no sum of word rows does.
+//!
+//! It costs milliseconds per text where the table costs microseconds, so an index never waits
+//! for it: a hybrid index's tools are embedded by one background worker (see `background`), and
+//! until their vectors are in place a search blends the static table alone.
+
+use std::path::Path;
+
+use super::encoder::Encoder;
+use super::wordpiece::WordPiece;
+use super::ModelError;
+use crate::analysis::{Analyzer, Piece};
+
+/// Tokens a text is read to, [CLS] and [SEP] included. A tool's name and description, and a
+/// request, fit in far fewer; a tool's longer description is cut here. A longer query is not
+/// read at all (see [`Contextual::embed_query`]).
+pub(crate) const MAX_TOKENS: usize = 128;
+
+/// The transformer with its tokenizer.
+pub struct Contextual {
+    encoder: Encoder,
+    wordpiece: WordPiece,
+}
+
+impl std::fmt::Debug for Contextual {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Contextual {{ {} values, checksum {:016x} }}", self.encoder.dims(), self.encoder.checksum())
+    }
+}
+
+impl Contextual {
+    /// Reads and checks an encoder file (see `encoder`).
+    pub fn from_file(path: &Path) -> Result<Contextual, ModelError> {
+        let encoder = Encoder::from_file(path)?;
+        let wordpiece = WordPiece::new(encoder.vocab()).map_err(ModelError::Malformed)?;
+        Ok(Contextual { encoder, wordpiece })
+    }
+
+    pub(crate) fn dims(&self) -> usize {
+        self.encoder.dims()
+    }
+
+    /// The encoder file's checksum: which model a remembered vector came from.
+    pub(crate) fn checksum(&self) -> u64 {
+        self.encoder.checksum()
+    }
+
+    /// A tool's unit-length vector, from its first [`MAX_TOKENS`] tokens.
+    pub(crate) fn embed(&self, text: &str) -> Vec<f32> {
+        self.encoder.embed_ids(&self.wordpiece.ids(text, self.max_tokens()))
+    }
+
+    /// A query's unit-length vector; `None` for a query longer than [`MAX_TOKENS`] or without a
+    /// token. A long query is a task description, of which the first tokens are a poor summary:
+    /// on the eval's long role-play requests (tau2 banking) reading the start lost a fifth of the
+    /// relevant tools in the top 5, where leaving them to the static table, which weighs each
+    /// request, lost none.
+    pub(crate) fn embed_query(&self, text: &str) -> Option<Vec<f32>> {
+        let max = self.max_tokens();
+        let ids = self.wordpiece.ids(text, max + 1);
+        if ids.len() > max || ids.len() <= 2 {
+            return None;
+        }
+        Some(self.encoder.embed_ids(&ids))
+    }
+
+    fn max_tokens(&self) -> usize {
+        MAX_TOKENS.min(self.encoder.max_tokens())
+    }
+}
+
+/// What a tool is embedded as: its name's words, then its description. The name goes in as words
+/// ("create pull request"), since the transformer's vocabulary reads "create_pull_request" as
+/// pieces of punctuation and "getWeather" as fragments.
+pub(crate) fn tool_text(analyzer: &mut Analyzer, name: &str, description: &str) -> String {
+    let mut text = String::with_capacity(name.len() + description.len() + 2);
+    analyzer.pieces(name, |piece| {
+        if let Piece::Word(word) = piece {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(word);
+        }
+    });
+    text.push_str(": ");
+    text.push_str(description);
+    text
+}
+
+/// The cosine of two unit vectors, in a fixed order of additions.
+pub(crate) fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    a.iter().zip(b).fold(0.0f64, |sum, (&x, &y)| sum + f64::from(x) * f64::from(y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_is_read_as_its_name_words_then_its_description() {
+        let mut analyzer = Analyzer::new();
+        assert_eq!(tool_text(&mut analyzer, "mcp__github__create_pull_request", "Create one."), "mcp github create pull request: Create one.");
+        assert_eq!(tool_text(&mut analyzer, "getWeather", ""), "get weather: ");
+    }
+}

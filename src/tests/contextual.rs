@@ -1,0 +1,87 @@
+//! The transformer in a hybrid index, with the shipped model files (`model/`): what it changes
+//! once its vectors are in place, and what it leaves alone.
+
+use std::path::Path;
+use std::sync::{Arc, LazyLock};
+
+use crate::semantic::{contextual_cosine as cosine, tool_text, MAX_TOKENS};
+use crate::{Contextual, Index, Model, Params, Searcher, SemanticModel};
+
+static TABLE: LazyLock<Arc<Model>> = LazyLock::new(|| Arc::new(Model::from_file(&shipped("model.bin")).unwrap()));
+static ENCODER: LazyLock<Arc<Contextual>> = LazyLock::new(|| Arc::new(Contextual::from_file(&shipped("encoder.bin")).unwrap()));
+
+fn shipped(file: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("model").join(file)
+}
+
+fn github() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogs/mcp/github.json")).unwrap()
+}
+
+fn index(catalog: &str, contextual: bool) -> Index {
+    let model = SemanticModel { table: TABLE.clone(), contextual: contextual.then(|| ENCODER.clone()) };
+    let index = Index::from_catalog_ranked(catalog, Params::default(), Some(model)).unwrap();
+    index.wait_for_vectors();
+    index
+}
+
+fn top(index: &Index, query: &str, n: usize) -> Vec<(String, f64)> {
+    Searcher::new(index).search(query, n, &[]).iter().map(|hit| (hit.name.to_string(), hit.score)).collect()
+}
+
+fn names(hits: &[(String, f64)]) -> Vec<&str> {
+    hits.iter().map(|(name, _)| name.as_str()).collect()
+}
+
+#[test]
+fn once_in_place_the_transformer_orders_what_the_words_tie() {
+    // Every pull-request tool matches the query's words; with the semantic part all the
+    // transformer's, they come out in the order of its cosines, computed here on their own.
+    let params = Params { semantic_weight: 1.0, contextual_share: 1.0, ..Params::default() };
+    let catalog = github();
+    let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()) };
+    let index = Index::from_catalog_ranked(&catalog, params, Some(model)).unwrap();
+    index.wait_for_vectors();
+    let query = "pull request";
+    let ranked = top(&index, query, 40);
+    let query_vector = ENCODER.embed_query(query).unwrap();
+    let mut analyzer = crate::Analyzer::new();
+    let mut expected: Vec<(f64, String)> = crate::read_catalog(&catalog)
+        .unwrap()
+        .into_iter()
+        .filter(|tool| ranked.iter().any(|(name, _)| name == &tool.name))
+        .map(|tool| (cosine(&query_vector, &ENCODER.embed(&tool_text(&mut analyzer, &tool.name, &tool.description))), tool.name))
+        .collect();
+    expected.sort_by(|a, b| b.0.total_cmp(&a.0));
+    assert!(ranked.len() > 5, "{ranked:?}");
+    assert_eq!(names(&ranked), expected.iter().map(|(_, name)| name.as_str()).collect::<Vec<_>>());
+    let explained = Searcher::new(&index).explain(query, &ranked[0].0).unwrap();
+    assert_eq!(explained.semantic.and_then(|part| part.contextual), Some(crate::round6(expected[0].0)));
+}
+
+#[test]
+fn the_same_catalog_and_query_rank_the_same_in_every_index() {
+    let catalog = github();
+    let (a, b) = (index(&catalog, true), index(&catalog, true));
+    for query in ["open a pull request", "who changed this file last", "merge the branch after review", "list issues"] {
+        assert_eq!(top(&a, query, 10), top(&b, query, 10), "{query}");
+    }
+}
+
+#[test]
+fn a_query_longer_than_the_transformer_reads_is_ranked_by_the_word_table() {
+    let catalog = github();
+    let long = "Please look at the repository and tell me what changed. ".repeat(MAX_TOKENS / 8);
+    assert_eq!(top(&index(&catalog, true), &long, 10), top(&index(&catalog, false), &long, 10));
+}
+
+#[test]
+fn an_index_dropped_before_its_vectors_are_made_does_not_hold_up_the_next() {
+    let catalog = github();
+    for _ in 0..3 {
+        let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()) };
+        drop(Index::from_catalog_ranked(&catalog, Params::default(), Some(model)).unwrap());
+    }
+    let kept = index(&catalog, true);
+    assert!(kept.contextual().is_some());
+}
