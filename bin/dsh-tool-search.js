@@ -12,7 +12,7 @@ const { main } = await import('./cli/main.js').catch((/** @type {NodeJS.ErrnoExc
 // A reader that stops early (`| head`) is not an error.
 process.stdout.on('error', error => { if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EPIPE') throw error })
 
-const { stdout, stderr, code } = main(process.argv.slice(2))
+const { stdout, stderr, code } = await main(process.argv.slice(2))
 if (stdout !== undefined) process.stdout.write(`${stdout}\n`)
 if (stderr !== undefined) process.stderr.write(`${stderr}\n`)
 process.exitCode = code

@@ -15,12 +15,12 @@ describe('the command line without its native core', () => {
   it('says why, names the platform package and exits 2 for every command', async () => {
     const missing = await missingCore()
     for (const argv of [['search', 'weather'], ['explain', 'weather', 'get_forecast'], ['lint']]) {
-      const run = main(argv, missing)
+      const run = await main(argv, missing)
       expect(run).toEqual({ stderr: `dsh-tool-search: ${missing.error}`, code: 2 })
       expect(run.stderr).toContain(`${PLATFORM_PACKAGE}@`)
     }
-    expect(main(['--help'], missing).code).toBe(0)
-    expect(main(['search', '--help'], missing).code).toBe(0)
+    expect((await main(['--help'], missing)).code).toBe(0)
+    expect((await main(['search', '--help'], missing)).code).toBe(0)
   })
 
   it('a corrupt binary, as the real loader meets it: one line, exit 2, no stack', async () => {

@@ -45,9 +45,10 @@ const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/
 /**
  * @param {{ files?: string[] | undefined, mcpServer?: string | undefined, ranking?: Ranking }} choice
  *   `-` reads standard input; `ranking` as the plugin's setting (default auto)
- * @returns {Catalog}
+ * @returns {Promise<Catalog>} once the index's semantic vectors are in place, so the ranking is the
+ *   one tool_search settles on
  */
-export function loadCatalog({ files, mcpServer, ranking = 'auto' }) {
+export async function loadCatalog({ files, mcpServer, ranking = 'auto' }) {
   const options = ranking === 'lexical' ? /** @type {const} */ ({ ranking: 'lexical' }) : undefined
   if (mcpServer !== undefined && !SERVER_NAME.test(mcpServer)) {
     throw new InputError(`--mcp-server must be 1 to 32 characters of A-Z, a-z, 0-9, _ and - (DSH's rule for a server name), got '${mcpServer}'`)
@@ -59,6 +60,7 @@ export function loadCatalog({ files, mcpServer, ranking = 'auto' }) {
   const label = given ? files.map(shownName).join(', ') : DEFAULT_LABEL
   const only = given && read.length === 1 && mcpServer === undefined ? read[0] : undefined
   const index = only === undefined ? rebuild(tools, options) : inCore(only.file, () => ToolIndex.fromJson(only.text, options))
+  await index.ready()
   return { tools, index, label }
 }
 

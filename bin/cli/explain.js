@@ -24,20 +24,20 @@ Options:
       --mcp-server NAME  the catalog is an MCP server's tools/list, named as DSH names it
 ${RANKING_HELP}
       --json             print the core's explanation: {query, ranking, name, rank, score, exact,
-                         fused, semantic: {similarity, part} | null,
+                         fused, semantic: {similarity, contextual, part} | null,
                          terms: [{term, queryWord, kind, idf, contribution, fields}],
                          missing: [{term, queryWord, idf}], text, matches, above}
   -h, --help             show this help`
 
 /**
  * @param {import('./args.js').Parsed} args
- * @returns {{ stdout: string, code: number }}
+ * @returns {Promise<{ stdout: string, code: number }>}
  */
-export function run({ values, positionals }) {
+export async function run({ values, positionals }) {
   if (positionals.length !== 2) throw usage(name, `expected a query and a tool name, got ${count(positionals.length, 'argument')}`)
   const query = checkQuery(name, positionals[0] ?? '')
   const tool = positionals[1] ?? ''
-  const catalog = loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']), ranking: rankingChoice(name, /** @type {string | undefined} */ (values['ranking'])) })
+  const catalog = await loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']), ranking: rankingChoice(name, /** @type {string | undefined} */ (values['ranking'])) })
   const { index } = catalog
   const explained = index.explain(query, tool)
   if (!explained) {
@@ -53,7 +53,10 @@ export function run({ values, positionals }) {
   const lines = wrap(headline(explained, query, ranking.length), WIDTH)
   const { semantic } = explained
   if (semantic !== null && explained.rank !== null) {
-    lines.push('', ...wrap(`Meaning: its similarity to the query is ${semantic.similarity.toFixed(3)}, which adds ${score(semantic.part)} to the score; the matched words add the rest, ${score(Math.max(0, explained.score - semantic.part))}.`, WIDTH))
+    const similarity = semantic.contextual === null
+      ? `its similarity to the query is ${semantic.similarity.toFixed(3)}`
+      : `its similarity to the query is ${semantic.similarity.toFixed(3)} by its words and ${semantic.contextual.toFixed(3)} as a sentence`
+    lines.push('', ...wrap(`Meaning: ${similarity}, which adds ${score(semantic.part)} to the score; the matched words add the rest, ${score(Math.max(0, explained.score - semantic.part))}.`, WIDTH))
   } else if (index.ranking === 'lexical') {
     lines.push('', ...wrap('Ranked by words alone (the semantic model is not in use).', WIDTH))
   }

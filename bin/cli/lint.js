@@ -45,12 +45,12 @@ ${RANKING_HELP}
 
 /**
  * @param {import('./args.js').Parsed} args
- * @returns {{ stdout: string, code: number }}
+ * @returns {Promise<{ stdout: string, code: number }>}
  */
-export function run({ values, positionals }) {
+export async function run({ values, positionals }) {
   if (positionals.length > 0) throw usage(name, `unexpected argument '${positionals[0]}'`)
   const top = wholeNumber(name, 'top', /** @type {string | undefined} */ (values['top']), DEFAULT_TOP)
-  const catalog = loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']), ranking: rankingChoice(name, /** @type {string | undefined} */ (values['ranking'])) })
+  const catalog = await loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']), ranking: rankingChoice(name, /** @type {string | undefined} */ (values['ranking'])) })
   const findings = lintCatalog({ tools: catalog.tools, index: catalog.index, top })
   const errors = findings.filter(f => f.severity === 'error').length
   const warnings = findings.length - errors

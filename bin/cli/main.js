@@ -30,9 +30,9 @@ Options:
 /**
  * @param {string[]} argv the arguments after the program name
  * @param {import('../../dist/native.js').NativeLoad} core how the native core loaded; tests pass a failed load
- * @returns {{ stdout?: string, stderr?: string, code: number }}
+ * @returns {Promise<{ stdout?: string, stderr?: string, code: number }>}
  */
-export function main(argv, core = native) {
+export async function main(argv, core = native) {
   const [first, ...rest] = argv
   try {
     if (first === undefined) return { stderr: HELP, code: 2 }
@@ -49,7 +49,7 @@ export function main(argv, core = native) {
     if (args.values['help']) return { stdout: command.help, code: 0 }
     // Every command ranks with the core; help and the version above need none.
     if (core.error !== undefined) return { stderr: `dsh-tool-search: ${core.error}`, code: 2 }
-    return command.run(args)
+    return await command.run(args)
   } catch (error) {
     if (error instanceof InputError) return { stderr: `dsh-tool-search: ${error.message}`, code: 2 }
     throw error

@@ -40,12 +40,12 @@ function rankedBy(ranking) {
 
 /**
  * @param {import('./args.js').Parsed} args
- * @returns {{ stdout: string, code: number }}
+ * @returns {Promise<{ stdout: string, code: number }>}
  */
-export function run({ values, positionals }) {
+export async function run({ values, positionals }) {
   const query = checkQuery(name, positionals.join(' '))
   const limit = wholeNumber(name, 'limit', /** @type {string | undefined} */ (values['limit']), DEFAULT_LIMIT)
-  const catalog = loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']), ranking: rankingChoice(name, /** @type {string | undefined} */ (values['ranking'])) })
+  const catalog = await loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']), ranking: rankingChoice(name, /** @type {string | undefined} */ (values['ranking'])) })
   const all = catalog.index.search(query, catalog.index.size)
   const tools = all.slice(0, limit)
   if (values['json']) {
