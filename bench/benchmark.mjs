@@ -198,11 +198,11 @@ function packageVersion(name) {
   return JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version
 }
 
-/** The semantic model file hybrid indexes read, its size and hash; null without the model package. */
+/** The semantic model's files hybrid indexes read (the word table, the transformer), their size and hash; null without the model package. */
 function semanticModel() {
   const file = modelFile()
   if (file === null) return null
-  const bytes = readFileSync(file)
+  const bytes = Buffer.concat([readFileSync(file), readFileSync(join(dirname(file), 'encoder.bin'))])
   const { name, version } = JSON.parse(readFileSync(join(dirname(file), 'package.json'), 'utf8'))
   return { package: `${name}@${version}`, bytes: bytes.length, sha256: sha256(bytes) }
 }
