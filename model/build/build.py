@@ -108,21 +108,29 @@ def main():
             forms[term] = words
     terms, rows = table(forms, potion.matrix(base), wordpiece)
     data = modelfile.encode(terms, rows)
+    print(f'build: {len(texts)} corpus texts, {len(terms)} terms, {rows.shape[1]} values each; {len(data)} bytes')
+    settle('build', data, OUTPUT, inputs['output']['sha256'], 'output', args.check)
+
+
+def settle(label, data, output, recorded, key, check):
+    """Writes `data` to `output` and prints its sha256, or with `check` compares it with the
+    shipped file and with the sha256 inputs.json records under `key`; True when it was written."""
     checksum = hashlib.sha256(data).hexdigest()
-    print(f'build: {len(texts)} corpus texts, {len(terms)} terms, {rows.shape[1]} values each; {len(data)} bytes, sha256 {checksum}')
-    if args.check:
-        with open(OUTPUT, 'rb') as f:
+    shown = os.path.relpath(output, REPO)
+    print(f'{label}: sha256 {checksum}')
+    if check:
+        with open(output, 'rb') as f:
             shipped = hashlib.sha256(f.read()).hexdigest()
         if shipped != checksum:
-            sys.exit(f'build: model/model.bin has sha256 {shipped}; this build gives {checksum}')
-        if inputs['output']['sha256'] != checksum:
-            sys.exit(f'build: inputs.json records sha256 {inputs["output"]["sha256"]}; this build gives {checksum}')
-        print('build: model/model.bin is what these inputs build, and what inputs.json records')
-        return
-    with open(OUTPUT, 'wb') as f:
+            sys.exit(f'{label}: {shown} has sha256 {shipped}; this build gives {checksum}')
+        if recorded != checksum:
+            sys.exit(f'{label}: inputs.json records sha256 {recorded}; this build gives {checksum}')
+        print(f'{label}: {shown} is what these inputs build, and what inputs.json records')
+        return False
+    with open(output, 'wb') as f:
         f.write(data)
-    print(f'build: wrote {os.path.relpath(OUTPUT, REPO)}; record its sha256 in model/build/inputs.json ("output")')
-
+    print(f'{label}: wrote {shown}; record its sha256 in model/build/inputs.json ("{key}")')
+    return True
 
 if __name__ == '__main__':
     main()

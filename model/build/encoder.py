@@ -19,7 +19,6 @@ crate's arithmetic, not the quantization. The fixture is written by a build, not
 --check: its last digits depend on the machine's BLAS.
 """
 import argparse
-import hashlib
 import json
 import math
 import os
@@ -236,22 +235,9 @@ def main():
     model_dir = os.path.join(build.fetch(inputs['encoder'], args.cache), inputs['encoder']['dir'])
     model = Model(model_dir)
     data = model.encode()
-    checksum = hashlib.sha256(data).hexdigest()
-    print(f'encoder: {len(model.vocab)} tokens, {model.layers} layers of {model.hidden}; {len(data)} bytes, sha256 {checksum}')
-    if args.check:
-        with open(OUTPUT, 'rb') as f:
-            shipped = hashlib.sha256(f.read()).hexdigest()
-        if shipped != checksum:
-            sys.exit(f'encoder: model/encoder.bin has sha256 {shipped}; this build gives {checksum}')
-        if inputs['encoder_output']['sha256'] != checksum:
-            sys.exit(f'encoder: inputs.json records sha256 {inputs["encoder_output"]["sha256"]}; this build gives {checksum}')
-        print('encoder: model/encoder.bin is what these inputs build, and what inputs.json records')
-        return
-    with open(OUTPUT, 'wb') as f:
-        f.write(data)
-    print(f'encoder: wrote {os.path.relpath(OUTPUT, REPO)}; record its sha256 in model/build/inputs.json ("encoder_output")')
-    write_fixture(model, model_dir)
-
+    print(f'encoder: {len(model.vocab)} tokens, {model.layers} layers of {model.hidden}; {len(data)} bytes')
+    if build.settle('encoder', data, OUTPUT, inputs['encoder_output']['sha256'], 'encoder_output', args.check):
+        write_fixture(model, model_dir)
 
 if __name__ == '__main__':
     main()
