@@ -87,15 +87,20 @@ def table(forms, matrix, wordpiece):
     return terms, rows
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument('--check', action='store_true', help='compare with model/model.bin instead of writing it')
+def arguments(doc, output):
+    """The command line of a model build (`--check`, `--cache`), with the cache made, and the
+    pinned inputs."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--check', action='store_true', help=f'compare with {os.path.relpath(output, REPO)} instead of writing it')
     parser.add_argument('--cache', default=os.path.join(os.path.expanduser('~'), '.cache', 'dsh-tool-search', 'model-build'))
     args = parser.parse_args()
     os.makedirs(args.cache, exist_ok=True)
     with open(os.path.join(HERE, 'inputs.json'), encoding='utf-8') as f:
-        inputs = json.load(f)
+        return args, json.load(f)
 
+
+def main():
+    args, inputs = arguments(__doc__, OUTPUT)
     base = os.path.join(fetch(inputs['base'], args.cache), inputs['base']['dir'])
     aws_root, google_root = (fetch(spec, args.cache) for spec in inputs['corpus'])
     texts = corpus.aws(aws_root) + corpus.google(google_root)

@@ -18,7 +18,6 @@ DEQUANTIZED weights, so the fixture (src/semantic/encoder/testdata/vectors.json)
 crate's arithmetic, not the quantization. The fixture is written by a build, not compared by
 --check: its last digits depend on the machine's BLAS.
 """
-import argparse
 import json
 import math
 import os
@@ -224,14 +223,7 @@ def write_fixture(model, model_dir):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument('--check', action='store_true', help='compare with model/encoder.bin instead of writing it')
-    parser.add_argument('--cache', default=os.path.join(os.path.expanduser('~'), '.cache', 'dsh-tool-search', 'model-build'))
-    args = parser.parse_args()
-    os.makedirs(args.cache, exist_ok=True)
-    with open(os.path.join(HERE, 'inputs.json'), encoding='utf-8') as f:
-        inputs = json.load(f)
-
+    args, inputs = build.arguments(__doc__, OUTPUT)
     model_dir = os.path.join(build.fetch(inputs['encoder'], args.cache), inputs['encoder']['dir'])
     model = Model(model_dir)
     data = model.encode()
