@@ -31,8 +31,10 @@ describe('explain', () => {
     expect(json.semantic!.similarity).toBeGreaterThan(0.3)
     expect(json.semantic!.part).toBeGreaterThan(0)
     expect(json.semantic!.part).toBeLessThanOrEqual(json.score)
+    // The command waits for the transformer's vectors, so its cosine is there too.
+    expect(json.semantic!.contextual).toBeGreaterThan(0.3)
     const text = cli(['explain', 'weather forecast for Paris', 'get_forecast', '-c', WEATHER]).stdout.replace(/\n/g, ' ')
-    expect(text).toContain(`Meaning: its similarity to the query is ${json.semantic!.similarity.toFixed(3)}, which adds`)
+    expect(text).toContain(`Meaning: its similarity to the query is ${json.semantic!.similarity.toFixed(3)} by its words and ${json.semantic!.contextual!.toFixed(3)} as a sentence, which adds`)
     expect(cli(['explain', 'weather forecast for Paris', 'get_forecast', '-c', WEATHER, '--ranking', 'lexical']).stdout.replace(/\n/g, ' '))
       .toContain('Ranked by words alone (the semantic model is not in use).')
   })
