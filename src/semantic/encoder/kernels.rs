@@ -73,21 +73,25 @@ fn add_rows<const R: usize>(
             *f = f32::from(w);
         }
     }
-    let rows: [&[f32]; R] = std::array::from_fn(|r| &rows[r][..width]);
+    let rows = &rows[..R];
     for (xs, out) in x.chunks_exact(inputs).zip(y.chunks_exact_mut(outputs)) {
-        let xs: [f32; R] = std::array::from_fn(|r| xs[i + r]);
+        let xs = &xs[i..i + R];
         // Whole chunks of lanes (the file's widths are multiples of LANES), each summed in
         // registers over the R rows: with no remainder loop, LLVM makes each chunk one AVX2
-        // vector (two SSE2 ones), and the output is loaded and stored once per R rows.
-        for (c, out) in out[start..start + width].chunks_exact_mut(LANES).enumerate() {
-            let mut sum: [f32; LANES] = std::array::from_fn(|l| out[l]);
-            for (row, &x) in rows.iter().zip(&xs) {
-                let row = &row[c * LANES..][..LANES];
+        // vector (two SSE2 ones), and the output is loaded and stored once per R rows. Arrays
+        // by `as_chunks` rather than `array::from_fn`, which LLVM may leave as an outlined
+        // call per chunk (it did in the Node addon), the sum then going through memory.
+        let (chunks, _) = out[start..start + width].as_chunks_mut::<LANES>();
+        for (c, out) in chunks.iter_mut().enumerate() {
+            let mut sum = *out;
+            for (row, &x) in rows.iter().zip(xs) {
+                let (row, _) = row[c * LANES..][..LANES].as_chunks::<LANES>();
+                let row = &row[0];
                 for l in 0..LANES {
                     sum[l] += x * row[l];
                 }
             }
-            out.copy_from_slice(&sum);
+            *out = sum;
         }
     }
 }
