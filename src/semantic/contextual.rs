@@ -6,7 +6,9 @@
 //! for it: a hybrid index's tools are embedded by one background worker (see `background`), and
 //! until their vectors are in place a search blends the static table alone.
 
+use std::collections::VecDeque;
 use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::encoder::Encoder;
 use super::wordpiece::WordPiece;
@@ -18,11 +20,20 @@ use crate::analysis::{Analyzer, Piece};
 /// read at all (see [`Contextual::embed_query`]).
 pub(crate) const MAX_TOKENS: usize = 128;
 
+/// Queries whose vectors are kept: one search asks for its query's vector again for every hit
+/// whose match strength the plugin reads, and the command line's lint searches each text often.
+const REMEMBERED_QUERIES: usize = 32;
+
 /// The transformer with its tokenizer.
 pub struct Contextual {
     encoder: Encoder,
     wordpiece: WordPiece,
+    /// The latest queries and their vectors, newest last.
+    queries: Mutex<VecDeque<RememberedQuery>>,
 }
+
+/// A query and its vector (`None`: the transformer does not read it).
+type RememberedQuery = (Box<str>, Option<Arc<[f32]>>);
 
 impl std::fmt::Debug for Contextual {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -35,7 +46,7 @@ impl Contextual {
     pub fn from_file(path: &Path) -> Result<Contextual, ModelError> {
         let encoder = Encoder::from_file(path)?;
         let wordpiece = WordPiece::new(encoder.vocab()).map_err(ModelError::Malformed)?;
-        Ok(Contextual { encoder, wordpiece })
+        Ok(Contextual { encoder, wordpiece, queries: Mutex::new(VecDeque::with_capacity(REMEMBERED_QUERIES)) })
     }
 
     pub(crate) fn dims(&self) -> usize {
@@ -57,13 +68,20 @@ impl Contextual {
     /// on the eval's long role-play requests (tau2 banking) reading the start lost a fifth of the
     /// relevant tools in the top 5, where leaving them to the static table, which weighs each
     /// request, lost none.
-    pub(crate) fn embed_query(&self, text: &str) -> Option<Vec<f32>> {
+    pub(crate) fn embed_query(&self, text: &str) -> Option<Arc<[f32]>> {
+        let lock = || self.queries.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, vector)) = lock().iter().find(|(query, _)| query.as_ref() == text) {
+            return vector.clone();
+        }
         let max = self.max_tokens();
         let ids = self.wordpiece.ids(text, max + 1);
-        if ids.len() > max || ids.len() <= 2 {
-            return None;
+        let vector: Option<Arc<[f32]>> = (ids.len() <= max && ids.len() > 2).then(|| self.encoder.embed_ids(&ids).into());
+        let mut queries = lock();
+        if queries.len() == REMEMBERED_QUERIES {
+            queries.pop_front();
         }
-        Some(self.encoder.embed_ids(&ids))
+        queries.push_back((text.into(), vector.clone()));
+        vector
     }
 
     fn max_tokens(&self) -> usize {
