@@ -56,13 +56,24 @@ const summary = (sorted, budget) => ({
 async function indexTimings(json, ranking, queries, runs) {
   ToolIndex.fromJson(json, { ranking }) // warm-up: page in the code (and read the model) and grow the allocator once
   const builds = time(runs.build, () => ToolIndex.fromJson(json, { ranking }))
-  const start = performance.now()
   const index = ToolIndex.fromJson(json, { ranking })
   await index.ready()
-  const readyMs = performance.now() - start
   for (const query of queries.slice(0, 20)) index.search(query, 5)
   const searches = time(runs.search, (i) => index.search(/** @type {string} */ (queries[i % queries.length]), 5))
-  return { builds, readyMs, searches, index }
+  return { builds, searches, index }
+}
+
+/**
+ * Milliseconds from `fromJson` until a hybrid index's transformer vectors are in place, for tools
+ * the process has never embedded: each description gets a mark no other run uses, since the
+ * process remembers every text it embedded (the eval's, the timings' above).
+ * @param {import('../lib/catalogs.mjs').Tool[]} catalog
+ */
+async function vectorsReadyMs(catalog) {
+  const unseen = catalog.map((tool) => ({ ...tool, description: `${tool.description} (timed ${catalog.length})` }))
+  const start = performance.now()
+  await ToolIndex.fromJson(JSON.stringify(unseen), { ranking: 'hybrid' }).ready()
+  return performance.now() - start
 }
 
 /**
@@ -88,9 +99,8 @@ export async function speedRow(size) {
     buildMs: summary(lexical.builds, budget?.build),
     searchMs: summary(lexical.searches, budget?.search),
     hybridBuildMs: summary(hybrid.builds, budget?.hybridBuild),
-    // One run: from fromJson until the transformer's tool vectors are in place, which embeds
-    // every tool the process has not embedded before (a smaller row's tools it has).
-    hybridReadyMs: Math.round(hybrid.readyMs),
+    // One run: every tool embedded by the transformer's background worker.
+    hybridReadyMs: Math.round(await vectorsReadyMs(catalog)),
     hybridSearchMs: summary(hybrid.searches, budget?.hybridSearch),
     filterMs: summary(filter, budget?.filter),
     // For scale: what DSH itself spends assembling the same prompt, without this plugin.
