@@ -2,8 +2,10 @@
 //!
 //! One worker thread serves the whole process, newest index first: a host that rebuilds its index
 //! whenever its tools change (an MCP server connecting) keeps at most one core busy, and an index
-//! that was dropped before its turn costs nothing. The worker remembers each text's vector by a
-//! hash of the text, so a rebuilt catalog re-embeds only the tools it has not seen.
+//! that was dropped before its turn costs nothing (its queued texts are let go as soon as another
+//! index is queued). The process remembers each text's vector, so a rebuilt catalog re-embeds
+//! only the tools it has not seen, and one whose every tool was seen has its vectors at once,
+//! without the worker: its searches never change under it.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, PoisonError, Weak};
@@ -39,6 +41,7 @@ impl ToolVectors {
         let vectors = Arc::new(ToolVectors { state: Mutex::new(State::Pending), settled: Condvar::new() });
         let job = Job { model, texts, target: Arc::downgrade(&vectors) };
         let mut queue = lock(&WORKER.queue);
+        queue.retain(|queued| queued.target.strong_count() > 0);
         queue.push_back(job);
         WORKER.wake.notify_one();
         drop(queue);
