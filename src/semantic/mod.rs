@@ -1,14 +1,16 @@
-//! The semantic stage: a static embedding model that relates words BM25F cannot ("open" and
-//! "create", "forecast" and "weather"), fused with the lexical scores in [`crate::Searcher`].
+//! The semantic stage: two models that relate what BM25F cannot ("forecast" and "weather", a
+//! request and the tool it describes in other words), fused with the lexical scores in
+//! [`crate::Searcher`].
 //!
-//! The model is a table of one weighted row per analysis term (see `model`): a text's vector is
-//! the sum of its terms' rows, so embedding a catalog costs a table lookup per word and a query a
-//! few microseconds, with no model runtime, no threads and no float kernels whose results differ
-//! between machines (see `vector`). An index embeds each tool's name and description once, when
-//! it is built.
+//! The word table (see `model`) has one weighted row per analysis term: a text's vector is the
+//! sum of its terms' rows, so embedding a catalog costs a table lookup per word and a query a few
+//! microseconds, in integers that are the same on every machine (see `vector`). An index embeds
+//! each tool's name and description with it once, when it is built.
 //!
-//! `encoder` is the heavier alternative: a small transformer (all-MiniLM-L6-v2) that reads a
-//! whole token sequence, in plain Rust with float loops written to give the same bits everywhere.
+//! The transformer (all-MiniLM-L6-v2: `wordpiece`, `encoder`, read as `contextual`) reads a text
+//! as a sentence, in plain Rust with float loops written to give the same bits everywhere. It
+//! costs milliseconds a text, so an index's tools are embedded with it off the caller's thread
+//! (`background`), and searches use it once they are.
 
 mod background;
 mod contextual;

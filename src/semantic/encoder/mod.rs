@@ -104,8 +104,8 @@ impl Encoder {
         }
     }
 
-    /// The unit-length sentence vector of `ids` (with their [CLS] and [SEP]). Ids past
-    /// [`Encoder::max_tokens`] are left out and an id outside the vocabulary reads as [UNK], so
+    /// The unit-length sentence vector of `ids` (with their `[CLS]` and `[SEP]`). Ids past
+    /// [`Encoder::max_tokens`] are left out and an id outside the vocabulary reads as `[UNK]`, so
     /// any slice gives a vector; an empty one gives the zero vector.
     pub fn embed_ids(&self, ids: &[u32]) -> Vec<f32> {
         self.embed_with(ids, Kernels::detect())
