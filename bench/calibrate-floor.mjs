@@ -25,10 +25,12 @@ const MAX_LOST = 0.01
 const STEP = 0.05
 const MAX_QUERY_CHARS = 4096
 
-const sources = evalSources().map((source) => {
+// Each index once its semantic vectors are in place: the ranking the plugin settles on.
+const sources = await Promise.all(evalSources().map(async (source) => {
   const index = ToolIndex.fromJson(source.catalogJson)
+  await index.ready()
   return { ...source, index, names: new Set(index.names()), dev: source.requests.filter((request) => request.part === 'dev') }
-})
+}))
 
 /** The strength of the best of the top 5 for a request, and whether a relevant tool is among them. */
 function answer(/** @type {ToolIndex} */ index, /** @type {string} */ text, /** @type {string[]} */ relevant) {

@@ -39,9 +39,10 @@ function loads(/** @type {ToolIndex} */ index, /** @type {string} */ text) {
   return SIZES.map((size) => ({ ranked: top.slice(0, size).map((hit) => hit.name), loaded: top.slice(0, size).map((hit) => hit.name).filter((name) => strong.has(name)) }))
 }
 
+/** @typedef {{source: import('./lib/eval-sets.mjs').EvalSource, index: ToolIndex, names: Set<string>}} Indexed */
+
 /** Per size, summed over one source's requests. */
-function measureSource(/** @type {import('./lib/eval-sets.mjs').EvalSource} */ source) {
-  const index = ToolIndex.fromJson(source.catalogJson)
+function measureSource(/** @type {Indexed} */ { source, index }) {
   /** @type {Map<string, number>} */
   const schemaTokens = new Map()
   for (const tool of JSON.parse(source.catalogJson)) {
@@ -70,11 +71,7 @@ const rates = (/** @type {Cell[]} */ cells, /** @type {number} */ requests) => c
 }))
 
 /** Per size: of requests about nothing installed, the share that still load a tool, and tools loaded. */
-function measureUnrelated(/** @type {import('./lib/eval-sets.mjs').EvalSource[]} */ sources) {
-  const indexed = sources.map((source) => {
-    const index = ToolIndex.fromJson(source.catalogJson)
-    return { source, index, names: new Set(index.names()) }
-  })
+function measureUnrelated(/** @type {Indexed[]} */ indexed) {
   const counts = SIZES.map(() => ({ some: 0, loaded: 0 }))
   let requests = 0
   for (const own of indexed) {
@@ -93,9 +90,24 @@ function measureUnrelated(/** @type {import('./lib/eval-sets.mjs').EvalSource[]}
   return { requests, rows: counts.map((count, i) => ({ n: SIZES[i], loadsSomething: round3(count.some / requests), loaded: round3(count.loaded / requests) })) }
 }
 
-export function measurePrefetch() {
-  const sources = evalSources()
-  const perSource = sources.map(measureSource)
+/**
+ * Every source's index, once its semantic vectors are in place: the ranking the plugin settles
+ * on (before, a hybrid index ranks with the word table alone).
+ * @returns {Promise<Indexed[]>}
+ */
+async function indexSources() {
+  const indexed = []
+  for (const source of evalSources()) {
+    const index = ToolIndex.fromJson(source.catalogJson)
+    await index.ready()
+    indexed.push({ source, index, names: new Set(index.names()) })
+  }
+  return indexed
+}
+
+export async function measurePrefetch() {
+  const indexed = await indexSources()
+  const perSource = indexed.map(measureSource)
   const requests = perSource.reduce((sum, source) => sum + source.requests, 0)
   const pooled = SIZES.map((_, i) => {
     /** @type {Cell} */
@@ -110,12 +122,12 @@ export function measurePrefetch() {
     sources: perSource.map((source) => source.id),
     requests,
     pooled: rates(pooled, requests),
-    unrelated: measureUnrelated(sources),
+    unrelated: measureUnrelated(indexed),
     perSource: perSource.map((source) => ({ id: source.id, requests: source.requests, rows: rates(source.cells, source.requests) })),
   }
 }
 
-const result = measurePrefetch()
+const result = await measurePrefetch()
 if (options.json) {
   console.log(JSON.stringify(result, null, 2))
 } else {
