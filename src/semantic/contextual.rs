@@ -75,7 +75,7 @@ impl Contextual {
         }
         let max = self.max_tokens();
         let ids = self.wordpiece.ids(text, max + 1);
-        let vector: Option<Arc<[f32]>> = (ids.len() <= max && ids.len() > 2).then(|| self.encoder.embed_ids(&ids).into());
+        let vector: Option<Arc<[f32]>> = (ids.len() <= max && ids.len() > 2).then(|| self.encoder.embed_ids_shared(&ids).into());
         let mut queries = lock();
         if queries.len() == REMEMBERED_QUERIES {
             queries.pop_front();

@@ -42,6 +42,8 @@
 //! epsilon (1e-12) and GELU are the architecture's, not the file's. Every float must be finite.
 //! The widths are whole multiples of the kernel's vector step, so no loop has a remainder.
 
+use std::sync::Arc;
+
 use super::kernels::LANES;
 use crate::semantic::model::{fnv1a, u32_at, u64_at, ModelError};
 
@@ -103,14 +105,15 @@ pub(super) struct Norm {
     pub(super) beta: Vec<f32>,
 }
 
+/// The matrices are shared, so the helper thread can hold one while it computes part of a product.
 pub(super) struct Layer {
-    pub(super) query: Linear,
-    pub(super) key: Linear,
-    pub(super) value: Linear,
-    pub(super) attention_out: Linear,
+    pub(super) query: Arc<Linear>,
+    pub(super) key: Arc<Linear>,
+    pub(super) value: Arc<Linear>,
+    pub(super) attention_out: Arc<Linear>,
     pub(super) attention_norm: Norm,
-    pub(super) intermediate: Linear,
-    pub(super) output: Linear,
+    pub(super) intermediate: Arc<Linear>,
+    pub(super) output: Arc<Linear>,
     pub(super) output_norm: Norm,
 }
 
@@ -221,13 +224,13 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
         layers: (0..sizes.layers)
             .map(|_| {
                 Ok(Layer {
-                    query: body.linear(hidden, hidden)?,
-                    key: body.linear(hidden, hidden)?,
-                    value: body.linear(hidden, hidden)?,
-                    attention_out: body.linear(hidden, hidden)?,
+                    query: Arc::new(body.linear(hidden, hidden)?),
+                    key: Arc::new(body.linear(hidden, hidden)?),
+                    value: Arc::new(body.linear(hidden, hidden)?),
+                    attention_out: Arc::new(body.linear(hidden, hidden)?),
                     attention_norm: body.norm(hidden)?,
-                    intermediate: body.linear(hidden, intermediate)?,
-                    output: body.linear(intermediate, hidden)?,
+                    intermediate: Arc::new(body.linear(hidden, intermediate)?),
+                    output: Arc::new(body.linear(intermediate, hidden)?),
                     output_norm: body.norm(hidden)?,
                 })
             })

@@ -4,19 +4,48 @@
 //! follows. The pass is compiled twice, once for the baseline target and once with AVX2 (wider
 //! vectors for the same loops, never FMA), and both give the same bits (see `kernels`).
 
-use super::file::{Layer, Norm, Weights};
-use super::kernels::{axpy, gelu, layer_norm, linear, softmax, sum};
+use std::ops::Range;
+
+use super::file::{Layer, Linear, Norm, Weights};
+use super::kernels::{axpy, columns, layer_norm, linear, softmax, sum, Columns, Then};
 
 /// The baseline copy, which every target has.
-pub(super) fn portable(weights: &Weights, ids: &[u32], unknown: u32) -> Vec<f32> {
-    embed(weights, ids, unknown)
+pub(super) fn portable(weights: &Weights, ids: &[u32], unknown: u32, share: bool) -> Vec<f32> {
+    embed::<Baseline>(weights, ids, unknown, share)
 }
 
 /// The same loops with AVX2 enabled, so LLVM vectorises them eight floats wide.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-pub(super) fn avx2(weights: &Weights, ids: &[u32], unknown: u32) -> Vec<f32> {
-    embed(weights, ids, unknown)
+pub(super) fn avx2(weights: &Weights, ids: &[u32], unknown: u32, share: bool) -> Vec<f32> {
+    embed::<Avx2>(weights, ids, unknown, share)
+}
+
+/// The baseline pass's matrix columns.
+pub(super) struct Baseline;
+
+impl Columns for Baseline {
+    fn columns(x: &[f32], layer: &Linear, range: Range<usize>, y: &mut [f32], then: Then) {
+        columns(x, layer, range, y, then);
+    }
+}
+
+/// The AVX2 pass's matrix columns.
+#[cfg(target_arch = "x86_64")]
+struct Avx2;
+
+#[cfg(target_arch = "x86_64")]
+impl Columns for Avx2 {
+    fn columns(x: &[f32], layer: &Linear, range: Range<usize>, y: &mut [f32], then: Then) {
+        // SAFETY: `Avx2` is only named in `avx2`, which runs only where the CPU has AVX2.
+        unsafe { avx2_columns(x, layer, range, y, then) }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn avx2_columns(x: &[f32], layer: &Linear, range: Range<usize>, y: &mut [f32], then: Then) {
+    columns(x, layer, range, y, then);
 }
 
 /// The buffers of a pass, each at most positions x max(hidden, intermediate) floats whatever
@@ -35,9 +64,10 @@ struct Scratch {
 }
 
 /// The unit-length mean of the last hidden states of `ids` (cut to the positions the model has;
-/// an id outside the vocabulary is `unknown`). No ids give the zero vector.
+/// an id outside the vocabulary is `unknown`). No ids give the zero vector. With `share`, half of
+/// each matrix product is offered to the helper thread; the result is the same bits.
 #[inline(always)]
-fn embed(weights: &Weights, ids: &[u32], unknown: u32) -> Vec<f32> {
+fn embed<C: Columns>(weights: &Weights, ids: &[u32], unknown: u32, share: bool) -> Vec<f32> {
     let hidden = weights.hidden;
     let ids = &ids[..ids.len().min(weights.positions)];
     let tokens = ids.len();
@@ -64,7 +94,7 @@ fn embed(weights: &Weights, ids: &[u32], unknown: u32) -> Vec<f32> {
         intermediate: wide(weights.intermediate),
     };
     for layer in &weights.layers {
-        encode_layer(weights, layer, &mut states, &mut scratch);
+        encode_layer::<C>(weights, layer, &mut states, &mut scratch, share);
     }
     let mut pooled = vec![0.0f32; hidden];
     for state in states.chunks_exact(hidden) {
@@ -84,13 +114,13 @@ fn embed(weights: &Weights, ids: &[u32], unknown: u32) -> Vec<f32> {
 /// One BERT layer in place: self-attention, then the feed-forward block, each added to its input
 /// and LayerNormed.
 #[inline(always)]
-fn encode_layer(weights: &Weights, layer: &Layer, states: &mut [f32], s: &mut Scratch) {
+fn encode_layer<C: Columns>(weights: &Weights, layer: &Layer, states: &mut [f32], s: &mut Scratch, share: bool) {
     let hidden = weights.hidden;
     let tokens = states.len() / hidden;
     let head = hidden / weights.heads;
-    linear(states, &layer.query, &mut s.query);
-    linear(states, &layer.key, &mut s.key);
-    linear(states, &layer.value, &mut s.value);
+    linear::<C>(states, &layer.query, &mut s.query, Then::Nothing, share);
+    linear::<C>(states, &layer.key, &mut s.key, Then::Nothing, share);
+    linear::<C>(states, &layer.value, &mut s.value, Then::Nothing, share);
     let scale = 1.0 / (head as f32).sqrt();
     for q in &mut s.query {
         *q *= scale;
@@ -114,11 +144,10 @@ fn encode_layer(weights: &Weights, layer: &Layer, states: &mut [f32], s: &mut Sc
             }
         }
     }
-    linear(&s.context, &layer.attention_out, &mut s.out);
+    linear::<C>(&s.context, &layer.attention_out, &mut s.out, Then::Nothing, share);
     residual_norm(states, &mut s.out, &layer.attention_norm);
-    linear(states, &layer.intermediate, &mut s.intermediate);
-    gelu(&mut s.intermediate);
-    linear(&s.intermediate, &layer.output, &mut s.out);
+    linear::<C>(states, &layer.intermediate, &mut s.intermediate, Then::Gelu, share);
+    linear::<C>(&s.intermediate, &layer.output, &mut s.out, Then::Nothing, share);
     residual_norm(states, &mut s.out, &layer.output_norm);
 }
 

@@ -11,8 +11,12 @@
 //! All are `#[inline(always)]` so each copy of the forward pass gets them compiled for its own
 //! target features.
 
+use std::ops::Range;
+use std::sync::Arc;
+
 use super::file::{Linear, Norm};
 use super::math::{erfc, exp};
+use super::share::{self, Offer};
 
 /// BERT's LayerNorm epsilon.
 const EPSILON: f32 = 1e-12;
@@ -26,62 +30,122 @@ pub(super) const LANES: usize = 8;
 /// The adds stay in input order (`((y + x0 w0) + x1 w1) + ...`), as if one row at a time.
 const ROWS: usize = 4;
 
-/// `y = x W + b` for `tokens` rows of `x` (`layer.inputs` each) into `y` (`layer.outputs` each).
+/// `y = x W + b` for `tokens` rows of `x` (`layer.inputs` each) into `y` (`layer.outputs` each),
+/// then `then`.
+///
+/// With `share`, the upper half of the columns is offered to the helper thread (`share`): a
+/// column is the same sum whichever thread computes it, so the bits do not depend on who did.
+#[inline(always)]
+pub(super) fn linear<C: Columns>(x: &[f32], layer: &Arc<Linear>, y: &mut [f32], then: Then, share: bool) {
+    let outputs = layer.outputs;
+    // Whole chunks of lanes on each side, so each keeps the one-thread inner loop.
+    let split = outputs / LANES / 2 * LANES;
+    let offer = if share && split > 0 { offer_columns::<C>(x, layer, split..outputs, then) } else { None };
+    let Some(offer) = offer else {
+        return C::columns(x, layer, 0..outputs, y, then);
+    };
+    let tokens = x.len() / layer.inputs;
+    let mut lower = vec![0.0; tokens * split];
+    C::columns(x, layer, 0..split, &mut lower, then);
+    let upper = offer.take().unwrap_or_else(|| {
+        let mut upper = vec![0.0; tokens * (outputs - split)];
+        C::columns(x, layer, split..outputs, &mut upper, then);
+        upper
+    });
+    let halves = lower.chunks_exact(split).zip(upper.chunks_exact(outputs - split));
+    for (out, (lower, upper)) in y.chunks_exact_mut(outputs).zip(halves) {
+        out[..split].copy_from_slice(lower);
+        out[split..].copy_from_slice(upper);
+    }
+}
+
+/// Offers the helper the columns in `range`, computed from a copy of `x`.
+fn offer_columns<C: Columns>(x: &[f32], layer: &Arc<Linear>, range: Range<usize>, then: Then) -> Option<Offer<Vec<f32>>> {
+    let (x, layer): (Arc<[f32]>, _) = (x.into(), layer.clone());
+    share::offer(move || {
+        let mut part = vec![0.0; x.len() / layer.inputs * range.len()];
+        C::columns(&x, &layer, range, &mut part, then);
+        part
+    })
+}
+
+/// The copy of [`columns`] a pass runs, compiled for the pass's target features. Called through
+/// this, not inlined into the pass, it measured faster; and the helper thread must run it too,
+/// where a closure would be compiled without the features (several times slower).
+pub(super) trait Columns: 'static {
+    fn columns(x: &[f32], layer: &Linear, range: Range<usize>, y: &mut [f32], then: Then);
+}
+
+/// What follows a product, value by value. It is part of the product's work, so that a helper
+/// computing some columns also does what follows them: at a query's length GELU costs about as
+/// much as the product before it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Then {
+    Nothing,
+    Gelu,
+}
+
+/// `linear` for the output columns in `range` only, into `y` (`range.len()` per token).
 ///
 /// Each weight is read once per sequence: row i of W is dequantised to floats once, then added,
 /// times x[t][i], into every token's outputs. A column's scale and the bias come after the sum,
 /// so the sum is of small integers times inputs.
 #[inline(always)]
-pub(super) fn linear(x: &[f32], layer: &Linear, y: &mut [f32]) {
-    let (inputs, outputs) = (layer.inputs, layer.outputs);
+pub(super) fn columns(x: &[f32], layer: &Linear, range: Range<usize>, y: &mut [f32], then: Then) {
+    let inputs = layer.inputs;
     y.fill(0.0);
     let mut rows = [[0.0f32; TILE]; ROWS];
-    for start in (0..outputs).step_by(TILE) {
-        let width = TILE.min(outputs - start);
+    for start in range.clone().step_by(TILE) {
+        let tile = Tile { start, width: TILE.min(range.end - start), offset: start - range.start, stride: range.len() };
         let mut i = 0;
         while i + ROWS <= inputs {
-            add_rows::<ROWS>(x, layer, i, start, width, &mut rows, y);
+            add_rows::<ROWS>(x, layer, i, &tile, &mut rows, y);
             i += ROWS;
         }
         while i < inputs {
-            add_rows::<1>(x, layer, i, start, width, &mut rows, y);
+            add_rows::<1>(x, layer, i, &tile, &mut rows, y);
             i += 1;
         }
     }
-    for out in y.chunks_exact_mut(outputs) {
-        for ((o, &scale), &bias) in out.iter_mut().zip(&layer.scales).zip(&layer.bias) {
+    let (scales, bias) = (&layer.scales[range.clone()], &layer.bias[range]);
+    for out in y.chunks_exact_mut(scales.len()) {
+        for ((o, &scale), &bias) in out.iter_mut().zip(scales).zip(bias) {
             *o = *o * scale + bias;
         }
     }
+    if then == Then::Gelu {
+        gelu(y);
+    }
 }
 
-/// Adds rows `i..i + R` of W, columns `start..start + width`, into every token's outputs.
-#[inline(always)]
-fn add_rows<const R: usize>(
-    x: &[f32],
-    layer: &Linear,
-    i: usize,
+/// Where a tile of output columns sits: in W (`start`, `width`) and in the output rows
+/// (`offset` into each row of `stride` values).
+struct Tile {
     start: usize,
     width: usize,
-    rows: &mut [[f32; TILE]; ROWS],
-    y: &mut [f32],
-) {
+    offset: usize,
+    stride: usize,
+}
+
+/// Adds rows `i..i + R` of W, the tile's columns, into every token's outputs.
+#[inline(always)]
+fn add_rows<const R: usize>(x: &[f32], layer: &Linear, i: usize, tile: &Tile, rows: &mut [[f32; TILE]; ROWS], y: &mut [f32]) {
     let (inputs, outputs) = (layer.inputs, layer.outputs);
     for (r, row) in rows.iter_mut().take(R).enumerate() {
-        let weights = &layer.weights[(i + r) * outputs + start..][..width];
+        let weights = &layer.weights[(i + r) * outputs + tile.start..][..tile.width];
         for (f, &w) in row.iter_mut().zip(weights) {
             *f = f32::from(w);
         }
     }
     let rows = &rows[..R];
-    for (xs, out) in x.chunks_exact(inputs).zip(y.chunks_exact_mut(outputs)) {
+    for (xs, out) in x.chunks_exact(inputs).zip(y.chunks_exact_mut(tile.stride)) {
         let xs = &xs[i..i + R];
         // Whole chunks of lanes (the file's widths are multiples of LANES), each summed in
         // registers over the R rows: with no remainder loop, LLVM makes each chunk one AVX2
         // vector (two SSE2 ones), and the output is loaded and stored once per R rows. Arrays
         // by `as_chunks` rather than `array::from_fn`, which LLVM may leave as an outlined
         // call per chunk (it did in the Node addon), the sum then going through memory.
-        let (chunks, _) = out[start..start + width].as_chunks_mut::<LANES>();
+        let (chunks, _) = out[tile.offset..tile.offset + tile.width].as_chunks_mut::<LANES>();
         for (c, out) in chunks.iter_mut().enumerate() {
             let mut sum = *out;
             for (row, &x) in rows.iter().zip(xs) {
@@ -134,7 +198,7 @@ pub(super) fn softmax(scores: &mut [f32]) {
 
 /// GELU in its exact (erf) form, x * Phi(x) = x * erfc(-x / sqrt 2) / 2, in place.
 #[inline(always)]
-pub(super) fn gelu(x: &mut [f32]) {
+fn gelu(x: &mut [f32]) {
     for v in x.iter_mut() {
         let z = f64::from(*v);
         *v = (0.5 * z * erfc(-z * std::f64::consts::FRAC_1_SQRT_2)) as f32;
@@ -150,6 +214,7 @@ pub(super) fn sum(values: impl Iterator<Item = f32>) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::semantic::encoder::forward::Baseline;
 
     #[test]
     fn linear_is_x_times_the_dequantised_matrix_plus_bias() {
@@ -158,14 +223,17 @@ mod tests {
         let (inputs, outputs) = (5, TILE + LANES);
         let weights: Vec<i8> = (0..inputs * outputs).map(|v| (v % 255) as u8 as i8).collect();
         let scales = (0..outputs).map(|j| 1.0 / (j + 1) as f32).collect();
-        let layer = Linear { inputs, outputs, weights, scales, bias: (0..outputs).map(|j| j as f32 - 3.0).collect() };
+        let layer = Arc::new(Linear { inputs, outputs, weights, scales, bias: (0..outputs).map(|j| j as f32 - 3.0).collect() });
         let x = [1.0, 2.0, 0.0, -1.0, 3.0, 0.5, 0.0, 0.0, 0.0, 0.0];
-        let mut y = vec![9.0; 2 * outputs];
-        linear(&x, &layer, &mut y);
-        for t in 0..2 {
-            for j in 0..outputs {
-                let dot: f32 = (0..inputs).map(|i| x[t * inputs + i] * f32::from(layer.weights[i * outputs + j])).sum();
-                assert_eq!(y[t * outputs + j], dot * layer.scales[j] + layer.bias[j], "token {t} column {j}");
+        // Alone and with half the columns offered to the helper: the same values either way.
+        for share in [false, true] {
+            let mut y = vec![9.0; 2 * outputs];
+            linear::<Baseline>(&x, &layer, &mut y, Then::Nothing, share);
+            for t in 0..2 {
+                for j in 0..outputs {
+                    let dot: f32 = (0..inputs).map(|i| x[t * inputs + i] * f32::from(layer.weights[i * outputs + j])).sum();
+                    assert_eq!(y[t * outputs + j], dot * layer.scales[j] + layer.bias[j], "token {t} column {j}, shared: {share}");
+                }
             }
         }
     }
