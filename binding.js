@@ -773,11 +773,12 @@ if (
   }
 }
 
-const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload, setModelPath } = nativeBinding
+const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload, setModelPath, setVectorCache } = nativeBinding
 export { ToolIndex }
 export { namesTools }
 export { readCatalog }
 export { selectionFromEvents }
 export { selectionFromPayload }
 export { setModelPath }
+export { setVectorCache }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -235,6 +235,14 @@ export interface SessionSelection {
  */
 export declare function setModelPath(path: string | null): void
 
+/**
+ * Names the directory where the transformer's tool vectors are kept between processes (null:
+ * none). The package entry calls it with `$DSH_HOME/cache/dsh-tool-search` unless
+ * `DSH_TOOL_SEARCH_CACHE` names another (or is empty, for none). The directory is made when the
+ * first vector is filed; one that cannot be written to means no cache, and nothing else changes.
+ */
+export declare function setVectorCache(dir: string | null): void
+
 /** One query term found in the explained tool. */
 export interface TermExplanation {
   /** The index term (stemmed). */

@@ -1,9 +1,12 @@
 // The addon's entry (the package's `./native` export): the native binding, which `binding.js`
 // (napi-rs's generated loader) finds for this platform, with the semantic model package named as
 // the default model of hybrid indexes when it is installed. It is an optional dependency, so a
-// lexical-only install downloads nothing for it and simply ranks lexically.
+// lexical-only install downloads nothing for it and simply ranks lexically. It also names where
+// the transformer's tool vectors are kept between processes.
 import { createRequire } from 'node:module'
-import { setModelPath } from './binding.js'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { setModelPath, setVectorCache } from './binding.js'
 
 const MODEL_FILE = '@anionex/dsh-tool-search-model/model.bin'
 
@@ -16,6 +19,21 @@ function installedModel() {
   }
 }
 
+/**
+ * The vector cache's directory: `DSH_TOOL_SEARCH_CACHE` when it is set (empty for none), else
+ * `cache/dsh-tool-search` in DSH's home (`DSH_HOME`, else `~/.dsh`), where DSH keeps its own.
+ */
+function vectorCacheDir(env = process.env) {
+  const chosen = env.DSH_TOOL_SEARCH_CACHE
+  if (chosen !== undefined) return chosen === '' ? null : chosen
+  try {
+    return join(env.DSH_HOME || join(homedir(), '.dsh'), 'cache', 'dsh-tool-search')
+  } catch {
+    return null
+  }
+}
+
 setModelPath(installedModel())
+setVectorCache(vectorCacheDir())
 
 export * from './binding.js'

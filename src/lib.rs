@@ -49,7 +49,7 @@ pub use input::projection::{project, Field, Projection, FIELDS};
 pub use input::summary::{summarize, MAX_SUMMARY_CHARS};
 // Every bound on what the core takes, and the checks the addon makes before it reads a value.
 pub use limits::{
-    check_exclusions, check_query, check_query_units, result_count, TextLimit, CATALOG_TEXT, EVENTS_TEXT, MAX_CATALOG_BYTES,
+    check_exclusions, check_query, check_query_units, result_count, TextLimit, CACHE_DIR, CATALOG_TEXT, EVENTS_TEXT, MAX_CATALOG_BYTES,
     MAX_EVENTS_BYTES, MAX_NAME_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS, MODEL_PATH, PAYLOAD_TEXT, TOOL_NAME,
 };
 // What the model is told about the catalog besides ranked hits.
@@ -59,4 +59,4 @@ pub use replay::{selection_from_events, selection_from_payload, ReplayError, Sel
 // Searching an index: hits, query forms, explanations.
 pub use search::{requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, SemanticPart, TermMatch};
 // The semantic model a hybrid index embeds tools and queries with.
-pub use semantic::{Contextual, Encoder, Model, ModelError, SemanticModel, MAX_MODEL_BYTES};
+pub use semantic::{set_vector_cache, Contextual, Encoder, Model, ModelError, SemanticModel, MAX_MODEL_BYTES};

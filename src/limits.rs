@@ -86,6 +86,8 @@ pub const PAYLOAD_TEXT: TextLimit = TextLimit { name: "payload text", max_bytes:
 pub const TOOL_NAME: TextLimit = TextLimit { name: "tool name", max_bytes: MAX_NAME_BYTES };
 /// A model file's path: far longer than any file system takes.
 pub const MODEL_PATH: TextLimit = TextLimit { name: "model path", max_bytes: 4096 };
+/// The vector cache's directory: the same bound.
+pub const CACHE_DIR: TextLimit = TextLimit { name: "vector cache directory", max_bytes: 4096 };
 
 impl TextLimit {
     /// Refuses a text of `bytes` bytes of UTF-8 over the bound.

@@ -11,7 +11,7 @@ use napi::bindgen_prelude::{Array, JsObjectValue, Object, Unknown};
 use napi::{JsString, JsValue, Result, ValueType};
 
 use super::{invalid, SearchOptions};
-use crate::limits::{self, TextLimit, MODEL_PATH, TOOL_NAME};
+use crate::limits::{self, TextLimit, TOOL_NAME};
 
 /// How an index ranks, as `fromJson`'s options ask.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,10 +48,11 @@ pub(super) fn index_options(options: Option<Unknown<'_>>) -> Result<Option<Ranki
     }
 }
 
-/// A model file's path, or `None` for null/undefined.
-pub(super) fn model_path(value: Option<Unknown<'_>>) -> Result<Option<String>> {
+/// A path (a model file's, the vector cache's directory) within `limit`, or `None` for
+/// null/undefined.
+pub(super) fn path(value: Option<Unknown<'_>>, limit: TextLimit) -> Result<Option<String>> {
     match value {
-        Some(value) if !matches!(value.get_type()?, ValueType::Undefined | ValueType::Null) => Ok(Some(text(value, MODEL_PATH)?)),
+        Some(value) if !matches!(value.get_type()?, ValueType::Undefined | ValueType::Null) => Ok(Some(text(value, limit)?)),
         _ => Ok(None),
     }
 }

@@ -12,7 +12,8 @@ use napi::Result;
 use napi_derive::napi;
 
 use super::args;
-use crate::{Contextual, Model, SemanticModel};
+use crate::limits::{CACHE_DIR, MODEL_PATH};
+use crate::{set_vector_cache, Contextual, Model, SemanticModel};
 
 /// The transformer's file, next to the table's.
 const ENCODER_FILE: &str = "encoder.bin";
@@ -40,11 +41,21 @@ static DEFAULT: Mutex<DefaultModel> = Mutex::new(DefaultModel { path: None, load
 /// `@anionex/dsh-tool-search-model` file; the file is read when the first hybrid index is built.
 #[napi(js_name = "setModelPath", catch_unwind, ts_args_type = "path: string | null")]
 pub fn set_model_path(path: Option<Unknown<'_>>) -> Result<()> {
-    let path = args::model_path(path)?.map(PathBuf::from);
+    let path = args::path(path, MODEL_PATH)?.map(PathBuf::from);
     let mut default = DEFAULT.lock().unwrap_or_else(PoisonError::into_inner);
     if default.path != path {
         *default = DefaultModel { path, loaded: None };
     }
+    Ok(())
+}
+
+/// Names the directory where the transformer's tool vectors are kept between processes (null:
+/// none). The package entry calls it with `$DSH_HOME/cache/dsh-tool-search` unless
+/// `DSH_TOOL_SEARCH_CACHE` names another (or is empty, for none). The directory is made when the
+/// first vector is filed; one that cannot be written to means no cache, and nothing else changes.
+#[napi(js_name = "setVectorCache", catch_unwind, ts_args_type = "dir: string | null")]
+pub fn set_vector_cache_dir(dir: Option<Unknown<'_>>) -> Result<()> {
+    set_vector_cache(args::path(dir, CACHE_DIR)?.map(PathBuf::from));
     Ok(())
 }
 

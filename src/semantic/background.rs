@@ -5,7 +5,9 @@
 //! that was dropped before its turn costs nothing (its queued texts are let go as soon as another
 //! index is queued). The process remembers each text's vector, so a rebuilt catalog re-embeds
 //! only the tools it has not seen, and one whose every tool was seen has its vectors at once,
-//! without the worker: its searches never change under it.
+//! without the worker: its searches never change under it. With a cache directory named
+//! (`disk_cache`), the worker also files each vector there and reads the file back in a new
+//! process before its first job, so tools embedded by an earlier process are not embedded again.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, PoisonError, Weak};
@@ -13,9 +15,11 @@ use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, PoisonError, Weak};
 use rustc_hash::FxHashMap;
 
 use super::contextual::Contextual;
+use super::disk_cache::{self, TextKey, VectorFile, MAX_RECORDS};
 
-/// Texts whose vectors the process keeps: a few large catalogs' worth (a vector is 1.5 KB).
-const MAX_REMEMBERED: usize = 20_000;
+/// Texts whose vectors the process keeps: a few large catalogs' worth (a vector is 1.5 KB), and
+/// as many as a cache file holds.
+const MAX_REMEMBERED: usize = MAX_RECORDS;
 
 /// Where an index's tool vectors stand.
 enum State {
@@ -102,6 +106,7 @@ impl Worker {
     }
 
     fn run(&self) {
+        let mut disk = Disk::default();
         loop {
             let job = {
                 let mut queue = lock(&self.queue);
@@ -112,7 +117,14 @@ impl Worker {
                     }
                 }
             };
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| embed_all(&job)));
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut file = disk.file_for(&job.model);
+                let values = embed_all(&job, file.as_deref_mut());
+                if let Some(file) = file {
+                    file.flush();
+                }
+                values
+            }));
             match (job.target.upgrade(), outcome) {
                 (Some(target), Ok(Some(values))) => target.settle(State::Ready(values.into())),
                 (Some(target), Err(_)) => {
@@ -126,10 +138,36 @@ impl Worker {
     }
 }
 
+/// The worker's cache file: the one for the directory named now and the model of the job at hand.
+#[derive(Default)]
+struct Disk {
+    /// What the open file (or its absence) is for: the directory and the model's checksum.
+    opened_for: Option<(Option<std::path::PathBuf>, u64)>,
+    file: Option<VectorFile>,
+}
+
+impl Disk {
+    /// The file for `model`, opened (and its vectors remembered) when the directory or the model
+    /// changed since the last job.
+    fn file_for(&mut self, model: &Contextual) -> Option<&mut VectorFile> {
+        let wanted = (disk_cache::dir(), model.checksum());
+        if self.opened_for.as_ref() != Some(&wanted) {
+            self.file = None;
+            let mut found = Vec::new();
+            if let Some(dir) = &wanted.0 {
+                self.file = VectorFile::open(dir, model.checksum(), model.dims(), |key, vector| found.push((key, vector.into())));
+            }
+            lock(&REMEMBERED).load(model, found);
+            self.opened_for = Some(wanted);
+        }
+        self.file.as_mut()
+    }
+}
+
 /// The vectors of texts embedded before, with the model they came from.
 struct Remembered {
     model: u64,
-    vectors: FxHashMap<Box<str>, Box<[f32]>>,
+    vectors: FxHashMap<TextKey, Box<[f32]>>,
 }
 
 static REMEMBERED: Mutex<Remembered> = Mutex::new(Remembered { model: 0, vectors: FxHashMap::with_hasher(rustc_hash::FxBuildHasher) });
@@ -145,14 +183,25 @@ impl Remembered {
             self.model = model.checksum();
             self.clear();
         }
-        self.vectors.get(text).map(|vector| &vector[..])
+        self.vectors.get(&TextKey::of(text)).map(|vector| &vector[..])
     }
 
-    fn insert(&mut self, text: &str, vector: &[f32]) {
+    fn insert(&mut self, key: TextKey, vector: Box<[f32]>) {
         if self.vectors.len() >= MAX_REMEMBERED {
             self.clear();
         }
-        self.vectors.insert(text.into(), vector.into());
+        self.vectors.insert(key, vector);
+    }
+
+    /// Vectors a cache file holds for `model`.
+    fn load(&mut self, model: &Contextual, found: Vec<(TextKey, Box<[f32]>)>) {
+        if self.model != model.checksum() {
+            self.model = model.checksum();
+            self.clear();
+        }
+        for (key, vector) in found {
+            self.insert(key, vector);
+        }
     }
 
     /// Every text's vector, when all are remembered.
@@ -165,8 +214,9 @@ impl Remembered {
     }
 }
 
-/// Every text's vector, or `None` once the index is gone.
-fn embed_all(job: &Job) -> Option<Vec<f32>> {
+/// Every text's vector, or `None` once the index is gone. Each one embedded is also filed in
+/// `file`.
+fn embed_all(job: &Job, mut file: Option<&mut VectorFile>) -> Option<Vec<f32>> {
     let mut values = Vec::with_capacity(job.texts.len() * job.model.dims());
     for text in &job.texts {
         if job.target.strong_count() == 0 {
@@ -175,7 +225,11 @@ fn embed_all(job: &Job) -> Option<Vec<f32>> {
         let known = lock(&REMEMBERED).get(&job.model, text).map(<[f32]>::to_vec);
         let vector = known.unwrap_or_else(|| {
             let vector = job.model.embed(text);
-            lock(&REMEMBERED).insert(text, &vector);
+            let key = TextKey::of(text);
+            if let Some(file) = file.as_deref_mut() {
+                file.append(key, &vector);
+            }
+            lock(&REMEMBERED).insert(key, vector.as_slice().into());
             vector
         });
         values.extend_from_slice(&vector);

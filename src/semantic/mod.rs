@@ -10,10 +10,12 @@
 //! The transformer (all-MiniLM-L6-v2: `wordpiece`, `encoder`, read as `contextual`) reads a text
 //! as a sentence, in plain Rust with float loops written to give the same bits everywhere. It
 //! costs milliseconds a text, so an index's tools are embedded with it off the caller's thread
-//! (`background`), and searches use it once they are.
+//! (`background`), and searches use it once they are; their vectors are kept on disk
+//! (`disk_cache`) for the next process.
 
 mod background;
 mod contextual;
+mod disk_cache;
 mod encoder;
 mod model;
 mod vector;
@@ -23,6 +25,7 @@ pub use encoder::Encoder;
 use std::sync::Arc;
 
 pub(crate) use background::ToolVectors;
+pub use disk_cache::set_dir as set_vector_cache;
 pub use contextual::Contextual;
 pub(crate) use contextual::{cosine as contextual_cosine, tool_text};
 #[cfg(test)]
