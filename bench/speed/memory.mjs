@@ -14,12 +14,19 @@ const PROBE = fileURLToPath(new URL('./memory-probe.mjs', import.meta.url))
 const RUNS = 7
 
 /**
+ * The probes run without the vector cache: with it, the background worker could find the
+ * catalog's transformer vectors there and add them while the index is measured as `fromJson`
+ * returns it.
+ */
+const NO_CACHE = { ...process.env, DSH_TOOL_SEARCH_CACHE: '' }
+
+/**
  * @typedef {{rss: number, heapUsed: number, external: number}} Usage bytes
  * @typedef {{before: Usage, after: Usage, rssGrowths: number[]}} Measured the median run, and every run's RSS growth, ascending
  * @param {string[]} args
  * @returns {{before: Usage, after: Usage, tools?: number, catalogBytes?: number}}
  */
-const probe = (...args) => JSON.parse(execFileSync(process.execPath, ['--expose-gc', PROBE, ...args], { encoding: 'utf8' }))
+const probe = (...args) => JSON.parse(execFileSync(process.execPath, ['--expose-gc', PROBE, ...args], { encoding: 'utf8', env: NO_CACHE }))
 
 /** @param {string[]} args @returns {Measured & {tools?: number, catalogBytes?: number}} */
 function measured(...args) {

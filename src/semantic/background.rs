@@ -6,13 +6,14 @@
 //! index is queued). The process remembers each text's vector, so a rebuilt catalog re-embeds
 //! only the tools it has not seen, and one whose every tool was seen has its vectors at once,
 //! without the worker: its searches never change under it. With a cache directory named
-//! (`disk_cache`), the worker also files each vector there and reads the file back in a new
-//! process before its first job, so tools embedded by an earlier process are not embedded again.
+//! (`disk_cache`), the worker also files each vector there, and looks there first for a job's
+//! texts the process does not remember, so tools an earlier process embedded are not embedded
+//! again.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, PoisonError, Weak};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::contextual::Contextual;
 use super::disk_cache::{self, TextKey, VectorFile, MAX_RECORDS};
@@ -119,6 +120,9 @@ impl Worker {
             };
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let mut file = disk.file_for(&job.model);
+                if let Some(file) = file.as_deref_mut() {
+                    recall(&job, file);
+                }
                 let values = embed_all(&job, file.as_deref_mut());
                 if let Some(file) = file {
                     file.flush();
@@ -147,20 +151,29 @@ struct Disk {
 }
 
 impl Disk {
-    /// The file for `model`, opened (and its vectors remembered) when the directory or the model
-    /// changed since the last job.
+    /// The file for `model`, opened when the directory or the model changed since the last job.
     fn file_for(&mut self, model: &Contextual) -> Option<&mut VectorFile> {
         let wanted = (disk_cache::dir(), model.checksum());
         if self.opened_for.as_ref() != Some(&wanted) {
-            self.file = None;
-            let mut found = Vec::new();
-            if let Some(dir) = &wanted.0 {
-                self.file = VectorFile::open(dir, model.checksum(), model.dims(), |key, vector| found.push((key, vector.into())));
-            }
-            lock(&REMEMBERED).load(model, found);
+            self.file = wanted.0.as_deref().and_then(|dir| VectorFile::open(dir, model.checksum(), model.dims()));
             self.opened_for = Some(wanted);
         }
         self.file.as_mut()
+    }
+}
+
+/// Remembers the vectors `file` holds of the job's texts the process does not remember yet.
+fn recall(job: &Job, file: &mut VectorFile) {
+    let wanted: FxHashSet<TextKey> = {
+        let mut remembered = lock(&REMEMBERED);
+        job.texts.iter().filter(|text| remembered.get(&job.model, text).is_none()).map(|text| TextKey::of(text)).collect()
+    };
+    if !wanted.is_empty() {
+        let found = file.find(&wanted);
+        let mut remembered = lock(&REMEMBERED);
+        for (key, vector) in found {
+            remembered.insert(key, vector.into());
+        }
     }
 }
 
@@ -191,17 +204,6 @@ impl Remembered {
             self.clear();
         }
         self.vectors.insert(key, vector);
-    }
-
-    /// Vectors a cache file holds for `model`.
-    fn load(&mut self, model: &Contextual, found: Vec<(TextKey, Box<[f32]>)>) {
-        if self.model != model.checksum() {
-            self.model = model.checksum();
-            self.clear();
-        }
-        for (key, vector) in found {
-            self.insert(key, vector);
-        }
     }
 
     /// Every text's vector, when all are remembered.

@@ -23,6 +23,8 @@ use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
+use rustc_hash::FxHashSet;
+
 use super::model::fnv1a;
 
 const MAGIC: &[u8; 8] = b"DSHTSVEC";
@@ -63,6 +65,7 @@ impl TextKey {
 
 /// One model's file, open for appending.
 pub(crate) struct VectorFile {
+    path: PathBuf,
     dims: usize,
     records: usize,
     out: BufWriter<File>,
@@ -70,29 +73,38 @@ pub(crate) struct VectorFile {
 }
 
 impl VectorFile {
-    /// Opens `dir`'s file for `model` (its checksum) and `dims`-value vectors, giving every sound
-    /// record to `found`; a file that cannot be used as it is is written again, with its sound
-    /// records. `None` when the directory cannot be written to.
-    pub(crate) fn open(dir: &Path, model: u64, dims: usize, mut found: impl FnMut(TextKey, &[f32])) -> Option<VectorFile> {
+    /// Opens `dir`'s file for `model` (its checksum) and `dims`-value vectors. A file that cannot
+    /// be appended to as it is (a torn record at its end, another build's header, over the
+    /// bound) is written again with its sound records first. `None` when the directory cannot be
+    /// written to.
+    pub(crate) fn open(dir: &Path, model: u64, dims: usize) -> Option<VectorFile> {
         let path = dir.join(format!("vectors-{}-{model:016x}.bin", env!("CARGO_PKG_VERSION")));
         let header = header(model, dims);
         let record = record_len(dims);
-        let limit = (HEADER + MAX_RECORDS * record) as u64;
-        let mut bytes = Vec::new();
-        let read = File::open(&path).and_then(|file| file.take(limit + 1).read_to_end(&mut bytes));
-        let mut sound = Vec::new();
-        if read.is_ok() && bytes.len() as u64 <= limit && bytes.starts_with(&header) {
-            sound = bytes[HEADER..].chunks(record).filter_map(|bytes| parse_record(bytes, dims)).collect();
-        }
-        for (key, vector) in &sound {
-            found(*key, vector);
-        }
-        let whole = read.is_ok() && bytes.len() == HEADER + sound.len() * record && bytes.starts_with(&header);
-        if !whole {
-            rewrite(dir, &path, &header, &sound).ok()?;
-        }
+        let mut head = Vec::new();
+        let length = File::open(&path).and_then(|file| {
+            let length = file.metadata()?.len();
+            file.take(HEADER as u64).read_to_end(&mut head)?;
+            Ok(length)
+        });
+        let whole = |length: u64| head == header && length <= limit(dims) && (length as usize - HEADER).is_multiple_of(record);
+        let records = match length {
+            Ok(length) if whole(length) => (length as usize - HEADER) / record,
+            _ => {
+                let sound = if head == header { read_records(&path, dims, |_| true) } else { Vec::new() };
+                rewrite(dir, &path, &header, &sound).ok()?;
+                sound.len()
+            }
+        };
         let file = OpenOptions::new().append(true).open(&path).ok()?;
-        Some(VectorFile { dims, records: sound.len(), out: BufWriter::new(file), unflushed: 0 })
+        Some(VectorFile { path, dims, records, out: BufWriter::new(file), unflushed: 0 })
+    }
+
+    /// The sound records of the keys in `wanted`: only those are kept, so a process holds the
+    /// vectors of the catalogs it ranks, not every one the file has.
+    pub(crate) fn find(&mut self, wanted: &FxHashSet<TextKey>) -> Vec<(TextKey, Vec<f32>)> {
+        self.flush();
+        read_records(&self.path, self.dims, |key| wanted.contains(&key))
     }
 
     /// Appends a vector, until the file holds [`MAX_RECORDS`]. A failed write is dropped: the
@@ -151,6 +163,24 @@ fn record_bytes(key: TextKey, vector: &[f32]) -> Vec<u8> {
     bytes
 }
 
+/// Most bytes a file of `dims`-value vectors may have.
+fn limit(dims: usize) -> u64 {
+    (HEADER + MAX_RECORDS * record_len(dims)) as u64
+}
+
+/// The sound records of `path` whose key `keep` takes, reading at most [`limit`] bytes.
+fn read_records(path: &Path, dims: usize, keep: impl Fn(TextKey) -> bool) -> Vec<(TextKey, Vec<f32>)> {
+    let mut bytes = Vec::new();
+    if File::open(path).and_then(|file| file.take(limit(dims)).read_to_end(&mut bytes)).is_err() || bytes.len() < HEADER {
+        return Vec::new();
+    }
+    bytes[HEADER..].chunks(record_len(dims)).filter(|bytes| bytes.len() >= 16 && keep(key_of(bytes))).filter_map(|bytes| parse_record(bytes, dims)).collect()
+}
+
+fn key_of(record: &[u8]) -> TextKey {
+    TextKey { hash: u64_le(&record[..8]), len: u32::from_le_bytes([record[8], record[9], record[10], record[11]]) }
+}
+
 /// A record's key and vector, when its checksum holds and the vector is one the encoder gives:
 /// finite, and of unit length or all zero.
 fn parse_record(bytes: &[u8], dims: usize) -> Option<(TextKey, Vec<f32>)> {
@@ -158,7 +188,7 @@ fn parse_record(bytes: &[u8], dims: usize) -> Option<(TextKey, Vec<f32>)> {
     if bytes.len() != record || u64_le(&bytes[record - 8..]) != fnv1a(&bytes[..record - 8]) {
         return None;
     }
-    let key = TextKey { hash: u64_le(&bytes[..8]), len: u32::from_le_bytes(bytes[8..12].try_into().ok()?) };
+    let key = key_of(bytes);
     let vector: Vec<f32> = bytes[16..record - 8].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
     let norm: f64 = vector.iter().map(|&v| f64::from(v) * f64::from(v)).sum();
     let unit = (norm - 1.0).abs() < 1e-3 || vector.iter().all(|&v| v == 0.0);
@@ -200,10 +230,17 @@ mod tests {
         dir
     }
 
-    fn read_back(dir: &Path, model: u64, dims: usize) -> Vec<(TextKey, Vec<f32>)> {
-        let mut found = Vec::new();
-        VectorFile::open(dir, model, dims, |key, vector| found.push((key, vector.to_vec()))).expect("a writable directory");
-        found
+    /// What a new opening of the file finds of `texts`' vectors.
+    fn read_back(dir: &Path, model: u64, dims: usize, texts: &[&str]) -> Vec<(TextKey, Vec<f32>)> {
+        let wanted = texts.iter().map(|text| TextKey::of(text)).collect();
+        VectorFile::open(dir, model, dims).expect("a writable directory").find(&wanted)
+    }
+
+    fn filed(dir: &Path, model: u64, dims: usize, vectors: &[(&str, Vec<f32>)]) {
+        let mut file = VectorFile::open(dir, model, dims).unwrap();
+        for (text, vector) in vectors {
+            file.append(TextKey::of(text), vector);
+        }
     }
 
     fn only_file(dir: &Path) -> PathBuf {
@@ -213,42 +250,32 @@ mod tests {
     }
 
     #[test]
-    fn vectors_written_by_one_opening_are_read_by_the_next() {
+    fn vectors_written_by_one_opening_are_found_by_the_next() {
         let dir = scratch("round-trip");
-        let mut file = VectorFile::open(&dir, 7, 4, |_, _| panic!("a new file has no records")).unwrap();
-        file.append(TextKey::of("a"), &unit(4, 0));
-        file.append(TextKey::of("b"), &unit(4, 3));
-        drop(file);
-        assert_eq!(read_back(&dir, 7, 4), [(TextKey::of("a"), unit(4, 0)), (TextKey::of("b"), unit(4, 3))]);
+        filed(&dir, 7, 4, &[("a", unit(4, 0)), ("b", unit(4, 3)), ("c", unit(4, 1))]);
+        assert_eq!(read_back(&dir, 7, 4, &["a", "b", "z"]), [(TextKey::of("a"), unit(4, 0)), (TextKey::of("b"), unit(4, 3))]);
         // Another model's or another width's vectors are not these.
-        assert!(read_back(&dir, 8, 4).is_empty());
-        assert!(read_back(&dir, 7, 8).is_empty());
+        assert!(read_back(&dir, 8, 4, &["a"]).is_empty());
+        assert!(read_back(&dir, 7, 8, &["a"]).is_empty());
         let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
-    fn damaged_records_are_skipped_and_the_file_is_written_again() {
+    fn damaged_records_are_skipped_and_a_torn_file_is_written_again() {
         let dir = scratch("damaged");
-        let mut file = VectorFile::open(&dir, 1, 4, |_, _| {}).unwrap();
-        for (i, text) in ["a", "b", "c"].iter().enumerate() {
-            file.append(TextKey::of(text), &unit(4, i));
-        }
-        drop(file);
+        filed(&dir, 1, 4, &[("a", unit(4, 0)), ("b", unit(4, 1)), ("c", unit(4, 2))]);
         let path = only_file(&dir);
         let mut bytes = fs::read(&path).unwrap();
         let record = record_len(4);
         bytes[HEADER + record + 20] ^= 0x40; // the second record's vector
         bytes.extend_from_slice(&[1, 2, 3]); // a torn append
         fs::write(&path, &bytes).unwrap();
-        let found = read_back(&dir, 1, 4);
+        let found = read_back(&dir, 1, 4, &["a", "b", "c"]);
         assert_eq!(found.iter().map(|(key, _)| *key).collect::<Vec<_>>(), [TextKey::of("a"), TextKey::of("c")]);
         assert_eq!(fs::metadata(&path).unwrap().len() as usize, HEADER + 2 * record, "written again with the sound records");
         // A vector no encoder gives is refused even under a good checksum.
-        let mut file = VectorFile::open(&dir, 1, 4, |_, _| {}).unwrap();
-        file.append(TextKey::of("long"), &[2.0, 0.0, 0.0, 0.0]);
-        file.append(TextKey::of("nan"), &[f32::NAN, 0.0, 0.0, 0.0]);
-        drop(file);
-        assert_eq!(read_back(&dir, 1, 4).len(), 2);
+        filed(&dir, 1, 4, &[("long", vec![2.0, 0.0, 0.0, 0.0]), ("nan", vec![f32::NAN, 0.0, 0.0, 0.0])]);
+        assert!(read_back(&dir, 1, 4, &["long", "nan"]).is_empty());
         let _ = fs::remove_dir_all(&dir);
     }
 
@@ -259,14 +286,14 @@ mod tests {
         let path = dir.join(format!("vectors-{}-{:016x}.bin", env!("CARGO_PKG_VERSION"), 3));
         for bytes in [vec![], b"DSHTSVEC".to_vec(), vec![0xff; 5000], header(3, 2)[..39].to_vec()] {
             fs::write(&path, &bytes).unwrap();
-            assert!(read_back(&dir, 3, 2).is_empty());
+            assert!(read_back(&dir, 3, 2, &["a"]).is_empty());
             assert_eq!(fs::read(&path).unwrap(), header(3, 2), "started again");
         }
-        let mut file = VectorFile::open(&dir, 3, 2, |_, _| {}).unwrap();
+        let mut file = VectorFile::open(&dir, 3, 2).unwrap();
         file.records = MAX_RECORDS;
         file.append(TextKey::of("one too many"), &unit(2, 0));
         drop(file);
-        assert!(read_back(&dir, 3, 2).is_empty());
+        assert!(read_back(&dir, 3, 2, &["one too many"]).is_empty());
         let _ = fs::remove_dir_all(&dir);
     }
 
@@ -274,7 +301,7 @@ mod tests {
     fn a_directory_that_cannot_be_made_means_no_cache() {
         let dir = scratch("blocked");
         fs::write(&dir, b"a file where the directory would be").unwrap();
-        assert!(VectorFile::open(&dir.join("inside"), 1, 4, |_, _| {}).is_none());
+        assert!(VectorFile::open(&dir.join("inside"), 1, 4).is_none());
         let _ = fs::remove_file(&dir);
     }
 }
