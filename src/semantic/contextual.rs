@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::encoder::Encoder;
 use super::wordpiece::WordPiece;
+use super::model::fnv1a;
 use super::ModelError;
 use crate::analysis::{Analyzer, Piece};
 
@@ -19,6 +20,15 @@ use crate::analysis::{Analyzer, Piece};
 /// request, fit in far fewer; a tool's longer description is cut here. A longer query is not
 /// read at all (see [`Contextual::embed_query`]).
 pub(crate) const MAX_TOKENS: usize = 128;
+
+/// The text [`Contextual::fingerprint`] embeds: longer than [`MAX_TOKENS`], so the limit shows,
+/// with accents, CJK, digits and punctuation, so the tokenizer's rules do.
+const FINGERPRINT_TEXT: &str = "get_weather_forecast: Résumé of the café's 3-day forecast (東京, naïve Ünïcode) — \
+    rain & wind; see https://example.com/v2?q=x. It's a tool's description, repeated to pass the token limit. \
+    get_weather_forecast: Résumé of the café's 3-day forecast (東京, naïve Ünïcode) — rain & wind; see \
+    https://example.com/v2?q=x. It's a tool's description, repeated to pass the token limit. get_weather_forecast: \
+    Résumé of the café's 3-day forecast (東京, naïve Ünïcode) — rain & wind; see https://example.com/v2?q=x. \
+    It's a tool's description, repeated to pass the token limit.";
 
 /// Queries whose vectors are kept: one search asks for its query's vector again for every hit
 /// whose match strength the plugin reads, and the command line's lint searches each text often.
@@ -56,6 +66,14 @@ impl Contextual {
     /// The encoder file's checksum: which model a remembered vector came from.
     pub(crate) fn checksum(&self) -> u64 {
         self.encoder.checksum()
+    }
+
+    /// What this encoder, with its tokenizer and token limit, makes of a fixed text: the hash of
+    /// that vector's bits. Anything that would give a tool another vector gives another
+    /// fingerprint, so the vector cache names its files with it.
+    pub(crate) fn fingerprint(&self) -> u64 {
+        let bits: Vec<u8> = self.embed(FINGERPRINT_TEXT).iter().flat_map(|v| v.to_bits().to_le_bytes()).collect();
+        fnv1a(&bits)
     }
 
     /// A tool's unit-length vector, from its first [`MAX_TOKENS`] tokens.
@@ -115,6 +133,17 @@ pub(crate) fn cosine(a: &[f32], b: &[f32]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fingerprint_is_stable_and_reaches_past_the_token_limit() {
+        let contextual = Contextual::from_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin")).unwrap();
+        assert_eq!(contextual.fingerprint(), contextual.fingerprint());
+        // The text is cut at the limit, so a limit moved within it would move the fingerprint.
+        assert!(contextual.wordpiece.ids(FINGERPRINT_TEXT, usize::MAX).len() > MAX_TOKENS + 16);
+        let shorter = contextual.encoder.embed_ids(&contextual.wordpiece.ids(FINGERPRINT_TEXT, MAX_TOKENS - 16));
+        let bits: Vec<u8> = shorter.iter().flat_map(|v| v.to_bits().to_le_bytes()).collect();
+        assert_ne!(fnv1a(&bits), contextual.fingerprint());
+    }
 
     #[test]
     fn a_tool_is_read_as_its_name_words_then_its_description() {

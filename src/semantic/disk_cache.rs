@@ -2,12 +2,12 @@
 //! started again, the command line run again) has the vectors of every tool it has embedded
 //! before at once, where embedding 1,000 tools takes the background worker a quarter of a minute.
 //!
-//! One file per model and plugin version in the directory the host names
-//! (`vectors-<version>-<model checksum>.bin`): a header, then fixed-size records appended as the
-//! worker embeds. Only the worker reads and writes it, off the caller's thread.
+//! One file per way of embedding in the directory the host names (`vectors-<fingerprint>.bin`):
+//! a header, then fixed-size records appended as the worker embeds. Only the worker reads and
+//! writes it, off the caller's thread.
 //!
 //! ```text
-//! header   magic "DSHTSVEC", format version u32, dims u32, model checksum u64, crate version [16]
+//! header   magic "DSHTSVEC", format version u32, dims u32, fingerprint u64
 //! record   text FNV-1a u64, text length u32, 0 u32, dims f32, FNV-1a u64 of the bytes before it
 //! ```
 //!
@@ -15,8 +15,9 @@
 //! gives (not finite, not of unit length), is skipped; a file that is damaged, too large or from
 //! another build is started again; a directory that cannot be written to means no cache. The
 //! vectors it holds are the bits the encoder gives on every machine, so a cached vector ranks as
-//! a computed one would. The crate version in the name and header retires a file whenever a new
-//! build might embed differently.
+//! a computed one would. The fingerprint is the hash of the vector the encoder gives a fixed text
+//! (`Contextual::fingerprint`): another model, tokenizer, token limit or arithmetic gives another,
+//! so a build that embeds differently never reads an older one's vectors.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
@@ -29,7 +30,7 @@ use super::model::fnv1a;
 
 const MAGIC: &[u8; 8] = b"DSHTSVEC";
 const VERSION: u32 = 1;
-const HEADER: usize = 40;
+const HEADER: usize = 24;
 /// Records a file holds at most: as many as the process remembers, 31 MB at MiniLM's 384 values.
 pub(crate) const MAX_RECORDS: usize = 20_000;
 /// Records written before the buffer goes to the file, so a process that is stopped mid-catalog
@@ -73,13 +74,13 @@ pub(crate) struct VectorFile {
 }
 
 impl VectorFile {
-    /// Opens `dir`'s file for `model` (its checksum) and `dims`-value vectors. A file that cannot
+    /// Opens `dir`'s file for `dims`-value vectors made the way `fingerprint` names. A file that cannot
     /// be appended to as it is (a torn record at its end, another build's header, over the
     /// bound) is written again with its sound records first. `None` when the directory cannot be
     /// written to.
-    pub(crate) fn open(dir: &Path, model: u64, dims: usize) -> Option<VectorFile> {
-        let path = dir.join(format!("vectors-{}-{model:016x}.bin", env!("CARGO_PKG_VERSION")));
-        let header = header(model, dims);
+    pub(crate) fn open(dir: &Path, fingerprint: u64, dims: usize) -> Option<VectorFile> {
+        let path = dir.join(format!("vectors-{fingerprint:016x}.bin"));
+        let header = header(fingerprint, dims);
         let record = record_len(dims);
         let mut head = Vec::new();
         let length = File::open(&path).and_then(|file| {
@@ -133,16 +134,12 @@ impl Drop for VectorFile {
     }
 }
 
-fn header(model: u64, dims: usize) -> Vec<u8> {
+fn header(fingerprint: u64, dims: usize) -> Vec<u8> {
     let mut header = Vec::with_capacity(HEADER);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&VERSION.to_le_bytes());
     header.extend_from_slice(&(dims as u32).to_le_bytes());
-    header.extend_from_slice(&model.to_le_bytes());
-    let mut version = [0u8; 16];
-    let name = env!("CARGO_PKG_VERSION").as_bytes();
-    version[..name.len().min(16)].copy_from_slice(&name[..name.len().min(16)]);
-    header.extend_from_slice(&version);
+    header.extend_from_slice(&fingerprint.to_le_bytes());
     header
 }
 
@@ -231,13 +228,13 @@ mod tests {
     }
 
     /// What a new opening of the file finds of `texts`' vectors.
-    fn read_back(dir: &Path, model: u64, dims: usize, texts: &[&str]) -> Vec<(TextKey, Vec<f32>)> {
+    fn read_back(dir: &Path, fingerprint: u64, dims: usize, texts: &[&str]) -> Vec<(TextKey, Vec<f32>)> {
         let wanted = texts.iter().map(|text| TextKey::of(text)).collect();
-        VectorFile::open(dir, model, dims).expect("a writable directory").find(&wanted)
+        VectorFile::open(dir, fingerprint, dims).expect("a writable directory").find(&wanted)
     }
 
-    fn filed(dir: &Path, model: u64, dims: usize, vectors: &[(&str, Vec<f32>)]) {
-        let mut file = VectorFile::open(dir, model, dims).unwrap();
+    fn filed(dir: &Path, fingerprint: u64, dims: usize, vectors: &[(&str, Vec<f32>)]) {
+        let mut file = VectorFile::open(dir, fingerprint, dims).unwrap();
         for (text, vector) in vectors {
             file.append(TextKey::of(text), vector);
         }
@@ -254,7 +251,7 @@ mod tests {
         let dir = scratch("round-trip");
         filed(&dir, 7, 4, &[("a", unit(4, 0)), ("b", unit(4, 3)), ("c", unit(4, 1))]);
         assert_eq!(read_back(&dir, 7, 4, &["a", "b", "z"]), [(TextKey::of("a"), unit(4, 0)), (TextKey::of("b"), unit(4, 3))]);
-        // Another model's or another width's vectors are not these.
+        // Vectors made another way, or of another width, are not these.
         assert!(read_back(&dir, 8, 4, &["a"]).is_empty());
         assert!(read_back(&dir, 7, 8, &["a"]).is_empty());
         let _ = fs::remove_dir_all(&dir);
@@ -283,8 +280,8 @@ mod tests {
     fn any_file_is_read_without_a_panic_and_a_full_one_takes_no_more() {
         let dir = scratch("hostile");
         fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("vectors-{}-{:016x}.bin", env!("CARGO_PKG_VERSION"), 3));
-        for bytes in [vec![], b"DSHTSVEC".to_vec(), vec![0xff; 5000], header(3, 2)[..39].to_vec()] {
+        let path = dir.join(format!("vectors-{:016x}.bin", 3));
+        for bytes in [vec![], b"DSHTSVEC".to_vec(), vec![0xff; 5000], header(3, 2)[..23].to_vec()] {
             fs::write(&path, &bytes).unwrap();
             assert!(read_back(&dir, 3, 2, &["a"]).is_empty());
             assert_eq!(fs::read(&path).unwrap(), header(3, 2), "started again");
