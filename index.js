@@ -34,6 +34,10 @@ function vectorCacheDir(env = process.env) {
 }
 
 setModelPath(installedModel())
-setVectorCache(vectorCacheDir())
+try {
+  setVectorCache(vectorCacheDir())
+} catch {
+  // A directory the core refuses (a path past its length bound) means no cache, not no plugin.
+}
 
 export * from './binding.js'
