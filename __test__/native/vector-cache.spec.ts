@@ -82,6 +82,8 @@ describe('the vector cache', () => {
     const blocked = join(SCRATCH, 'a-file')
     writeFileSync(blocked, 'not a directory')
     expect(run(join(blocked, 'cache'))).toEqual(first)
+    // A path the core refuses to take: the addon still loads, without a cache.
+    expect(run(join(SCRATCH, 'x'.repeat(5000)))).toEqual(first)
   })
 
   it('refuses a directory argument that is not a path', () => {
