@@ -152,7 +152,8 @@ impl Blend {
 fn name_agreement(index: &Index, model: &Model, analyzer: &mut Analyzer, text: &str, blend: &Blend, lexical: &Scores) -> Vec<f64> {
     let params = index.params();
     let mut agreement = vec![0.0; blend.similarity.len()];
-    let query = word_vectors(model, analyzer, text);
+    let mut query = word_vectors(model, analyzer, text);
+    query.retain(|(_, vector)| vector.is_some());
     if query.is_empty() || params.agreement_weight <= 0.0 {
         return agreement;
     }
@@ -190,13 +191,14 @@ fn name_agreement(index: &Index, model: &Model, analyzer: &mut Analyzer, text: &
     let values: Vec<Option<f64>> = family
         .iter()
         .map(|(_, words)| {
-            let rest: Vec<&[i16]> = words.iter().filter(|(term, _)| !shared(term) && !holds(&query, term)).map(|(_, v)| v.as_slice()).collect();
-            let wanted: Vec<&[i16]> = asked.iter().filter(|(term, _)| !holds(words, term)).map(|(_, v)| v.as_slice()).collect();
+            let rest: Vec<Option<&[i16]>> = words.iter().filter(|(term, _)| !shared(term) && !holds(&query, term)).map(|(_, v)| v.as_deref()).collect();
+            let wanted: Vec<&[i16]> = asked.iter().filter(|(term, _)| !holds(words, term)).filter_map(|(_, v)| v.as_deref()).collect();
             if rest.is_empty() {
                 return None;
             }
-            let nearest = |word: &[i16]| wanted.iter().map(|other| cosine(word, other)).fold(0.0, f64::max);
-            Some(rest.iter().map(|word| nearest(word)).sum::<f64>() / rest.len() as f64)
+            // A word the table does not know agrees with nothing.
+            let nearest = |word: Option<&[i16]>| word.map_or(0.0, |word| wanted.iter().map(|other| cosine(word, other)).fold(0.0, f64::max));
+            Some(rest.iter().map(|&word| nearest(word)).sum::<f64>() / rest.len() as f64)
         })
         .collect();
     let best = values.iter().flatten().copied().fold(0.0, f64::max);
@@ -211,10 +213,10 @@ fn name_agreement(index: &Index, model: &Model, analyzer: &mut Analyzer, text: &
     agreement
 }
 
-/// A term and its unit vector by the static table.
-type Word = (String, Vec<i16>);
+/// A term and its unit vector by the static table (`None`: a term the table does not know).
+type Word = (String, Option<Vec<i16>>);
 
-/// Each distinct word of `text` the table knows, with its unit vector.
+/// Each distinct term of `text`'s words, with its vector when the table knows it.
 fn word_vectors(model: &Model, analyzer: &mut Analyzer, text: &str) -> Vec<Word> {
     let mut terms: Vec<String> = Vec::new();
     analyzer.pieces(text, |piece| {
@@ -226,11 +228,11 @@ fn word_vectors(model: &Model, analyzer: &mut Analyzer, text: &str) -> Vec<Word>
     });
     terms
         .into_iter()
-        .filter_map(|term| {
+        .map(|term| {
             let mut embedder = Embedder::new(model);
-            embedder.add_term(&term).then_some(())?;
             let mut vector = Vec::with_capacity(model.dims());
-            embedder.finish(&mut vector).then_some((term, vector))
+            let known = embedder.add_term(&term) && embedder.finish(&mut vector);
+            (term, known.then_some(vector))
         })
         .collect()
 }
