@@ -36,6 +36,9 @@ pub(crate) struct Blend {
     /// Per tool, what its name's agreement with the query adds (see [`name_agreement`]); empty
     /// until it is computed, 0 for a tool outside the family.
     agreement: Vec<f64>,
+    /// What both parts are multiplied by so that a score stays within 0..=1 with the agreement
+    /// in it: 1 over 1 plus the most the agreement adds.
+    scale: f64,
     best_lexical: f64,
 }
 
@@ -87,12 +90,14 @@ impl Blend {
             weight: params.semantic_weight,
             floor: params.semantic_floor,
             agreement: Vec::new(),
+            scale: 1.0,
             similarity,
             semantic,
             contextual,
             best_lexical,
         };
         blend.agreement = name_agreement(index, model, &mut analyzer, text, &blend, lexical);
+        blend.scale = 1.0 / (1.0 + blend.agreement.iter().copied().fold(0.0, f64::max));
         Some(blend)
     }
 
@@ -114,11 +119,11 @@ impl Blend {
     }
 
     /// A tool's two parts of its fused score, from its lexical score. The semantic part holds its
-    /// name's agreement with the query too.
+    /// name's agreement with the query too; both are scaled so that the sum stays within 0..=1.
     pub(crate) fn parts(&self, doc: DocId, lexical: f64) -> (f64, f64) {
         let lexical = if self.best_lexical > 0.0 { lexical / self.best_lexical } else { 0.0 };
         let agreement = self.agreement.get(doc as usize).copied().unwrap_or(0.0);
-        ((1.0 - self.weight) * lexical, self.weight * self.semantic[doc as usize] + agreement)
+        (self.scale * (1.0 - self.weight) * lexical, self.scale * (self.weight * self.semantic[doc as usize] + agreement))
     }
 
     /// A tool's similarity to the query by the static table (its cosine, or the blend of the

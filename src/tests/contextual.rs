@@ -93,7 +93,9 @@ fn within_a_family_of_tools_the_rest_of_the_name_decides() {
     // it nearer "create" than "get", "list" or "merge".
     let catalog = github();
     let query = "open a pull request";
-    assert_eq!(top(&index(&catalog, true), query, 1)[0].0, "create_pull_request");
+    let ranked = top(&index(&catalog, true), query, 10);
+    assert_eq!(ranked[0].0, "create_pull_request");
+    assert!(ranked.iter().all(|&(_, score)| (0.0..=1.0).contains(&score)), "scores stay in the fused scale: {ranked:?}");
     let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()) };
     let without = Index::from_catalog_ranked(&catalog, Params { agreement_weight: 0.0, ..Params::default() }, Some(model)).unwrap();
     without.wait_for_vectors();
