@@ -8,11 +8,11 @@
 //! matches take part too (that is what the signal is for) when they are similar enough:
 //! otherwise every query would return a full page, however unrelated.
 
-use crate::analysis::Analyzer;
+use crate::analysis::{term_of, Analyzer, Piece};
 use crate::index::{DocId, Index};
 use std::sync::Arc;
 
-use crate::semantic::{contextual_cosine, Contextual, DocVectors, Embedder, Model};
+use crate::semantic::{contextual_cosine, cosine, Contextual, DocVectors, Embedder, Model};
 
 use super::scores::Scores;
 
@@ -33,6 +33,12 @@ pub(crate) struct Blend {
     semantic: Vec<f64>,
     /// The transformer's cosine per tool, when it took part.
     contextual: Option<Vec<f64>>,
+    /// Per tool, what its name's agreement with the query adds (see [`name_agreement`]); empty
+    /// until it is computed, 0 for a tool outside the family.
+    agreement: Vec<f64>,
+    /// What both parts are multiplied by so that a score stays within 0..=1 with the agreement
+    /// in it: 1 over 1 plus the most the agreement adds.
+    scale: f64,
     best_lexical: f64,
 }
 
@@ -80,14 +86,19 @@ impl Blend {
             }
         }
         let best_lexical = lexical.iter().map(|(_, score)| score).fold(0.0, f64::max);
-        Some(Blend {
+        let mut blend = Blend {
             weight: params.semantic_weight,
             floor: params.semantic_floor,
+            agreement: Vec::new(),
+            scale: 1.0,
             similarity,
             semantic,
             contextual,
             best_lexical,
-        })
+        };
+        blend.agreement = name_agreement(index, model, &mut analyzer, text, &blend, lexical);
+        blend.scale = 1.0 / (1.0 + blend.agreement.iter().copied().fold(0.0, f64::max));
+        Some(blend)
     }
 
     /// The fused scores: every lexical match, and every other tool at least `semantic_floor`
@@ -107,10 +118,12 @@ impl Blend {
         fused
     }
 
-    /// A tool's two parts of its fused score, from its lexical score.
+    /// A tool's two parts of its fused score, from its lexical score. The semantic part holds its
+    /// name's agreement with the query too; both are scaled so that the sum stays within 0..=1.
     pub(crate) fn parts(&self, doc: DocId, lexical: f64) -> (f64, f64) {
         let lexical = if self.best_lexical > 0.0 { lexical / self.best_lexical } else { 0.0 };
-        ((1.0 - self.weight) * lexical, self.weight * self.semantic[doc as usize])
+        let agreement = self.agreement.get(doc as usize).copied().unwrap_or(0.0);
+        (self.scale * (1.0 - self.weight) * lexical, self.scale * (self.weight * self.semantic[doc as usize] + agreement))
     }
 
     /// A tool's similarity to the query by the static table (its cosine, or the blend of the
@@ -123,6 +136,110 @@ impl Blend {
     pub(crate) fn contextual_similarity(&self, doc: DocId) -> Option<f64> {
         self.contextual.as_ref().map(|cosines| cosines[doc as usize])
     }
+}
+
+/// Per tool, what its name's agreement with the query adds to its semantic part: 0 outside the
+/// family of leaders it is computed for.
+///
+/// Tools often come in families that share an object and differ by their action
+/// (`get_pull_request`, `list_pull_requests`, `create_pull_request`): every similarity of whole
+/// texts is then dominated by the shared words, and the word that tells the members apart
+/// ("open" a pull request) is a small part of it. So among the best-scoring tools, the leaders,
+/// those whose names hold the query word most of them hold are taken as a family; the words every
+/// member's name holds are set aside on both sides, and so are the words the tool's name and the
+/// query share (the lexical score has counted those). What is left of the name is compared with
+/// what is left of the query word by word in the static table, each name word by its nearest
+/// query word, and the mean placed on the family's own scale (the best member 1; a name with
+/// nothing left, wholly matched or shared, 1 too). The rule is for a request that is an action
+/// and its object, so the weight is divided by the square of the query's words left: a long
+/// task description, whose many words some name word is always near, is left to the rest of the
+/// ranking.
+fn name_agreement(index: &Index, model: &Model, analyzer: &mut Analyzer, text: &str, blend: &Blend, lexical: &Scores) -> Vec<f64> {
+    let params = index.params();
+    let mut agreement = vec![0.0; blend.similarity.len()];
+    let mut query = word_vectors(model, analyzer, text);
+    query.retain(|(_, vector)| vector.is_some());
+    if query.is_empty() || params.agreement_weight <= 0.0 {
+        return agreement;
+    }
+    // The leaders, as `fuse` would rank them without this part (ties by name).
+    let mut leaders: Vec<(f64, DocId)> = (0..blend.similarity.len() as DocId)
+        .filter_map(|doc| {
+            let score = lexical.get(doc);
+            (score > 0.0 || blend.similarity[doc as usize] >= blend.floor).then(|| {
+                let (lexical_part, semantic_part) = blend.parts(doc, score);
+                (lexical_part + semantic_part, doc)
+            })
+        })
+        .collect();
+    let name = |doc: DocId| index.doc(doc).name();
+    leaders.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| name(a.1).cmp(name(b.1))));
+    leaders.truncate(params.agreement_leaders);
+    let mut family: Vec<(DocId, Vec<Word>)> = leaders.iter().map(|&(_, doc)| (doc, word_vectors(model, analyzer, name(doc)))).collect();
+    let holds = |words: &[Word], term: &str| words.iter().any(|(held, _)| held == term);
+    // The family's word: of the query words the first leader's name holds, the one most leaders'
+    // names hold, when more than half of them do.
+    let Some((_, first)) = family.first() else { return agreement };
+    let holding = |term: &str| family.iter().filter(|(_, words)| holds(words, term)).count();
+    let Some((held, word)) = query.iter().filter(|(term, _)| holds(first, term)).map(|(term, _)| (holding(term), term.clone())).max() else {
+        return agreement;
+    };
+    if 2 * held <= family.len() {
+        return agreement;
+    }
+    family.retain(|(_, words)| holds(words, &word));
+    let shared = |term: &str| family.iter().all(|(_, words)| holds(words, term));
+    let asked: Vec<&Word> = query.iter().filter(|(term, _)| !shared(term)).collect();
+    if asked.is_empty() {
+        return agreement;
+    }
+    let values: Vec<Option<f64>> = family
+        .iter()
+        .map(|(_, words)| {
+            let rest: Vec<Option<&[i16]>> = words.iter().filter(|(term, _)| !shared(term) && !holds(&query, term)).map(|(_, v)| v.as_deref()).collect();
+            let wanted: Vec<&[i16]> = asked.iter().filter(|(term, _)| !holds(words, term)).filter_map(|(_, v)| v.as_deref()).collect();
+            if rest.is_empty() {
+                return None;
+            }
+            // A word the table does not know agrees with nothing.
+            let nearest = |word: Option<&[i16]>| word.map_or(0.0, |word| wanted.iter().map(|other| cosine(word, other)).fold(0.0, f64::max));
+            Some(rest.iter().map(|&word| nearest(word)).sum::<f64>() / rest.len() as f64)
+        })
+        .collect();
+    let best = values.iter().flatten().copied().fold(0.0, f64::max);
+    let weight = params.agreement_weight / (asked.len() as f64).powi(2);
+    for ((doc, _), value) in family.iter().zip(values) {
+        agreement[*doc as usize] = match value {
+            None => weight,
+            Some(value) if best > 0.0 => weight * value / best,
+            Some(_) => 0.0,
+        };
+    }
+    agreement
+}
+
+/// A term and its unit vector by the static table (`None`: a term the table does not know).
+type Word = (String, Option<Vec<i16>>);
+
+/// Each distinct term of `text`'s words, with its vector when the table knows it.
+fn word_vectors(model: &Model, analyzer: &mut Analyzer, text: &str) -> Vec<Word> {
+    let mut terms: Vec<String> = Vec::new();
+    analyzer.pieces(text, |piece| {
+        if let (Piece::Word(_), Some(term)) = (piece, term_of(piece)) {
+            if !terms.contains(&term) {
+                terms.push(term);
+            }
+        }
+    });
+    terms
+        .into_iter()
+        .map(|term| {
+            let mut embedder = Embedder::new(model);
+            let mut vector = Vec::with_capacity(model.dims());
+            let known = embedder.add_term(&term) && embedder.finish(&mut vector);
+            (term, known.then_some(vector))
+        })
+        .collect()
 }
 
 /// Values placed between their least and most: 0 for the least, 1 for the most (all 0 when they

@@ -41,6 +41,16 @@ impl<'m> Embedder<'m> {
         });
     }
 
+    /// Adds one term, when the model knows it; whether it did.
+    pub(crate) fn add_term(&mut self, term: &str) -> bool {
+        let Some((weight, row)) = self.model.row(term) else { return false };
+        for (slot, &value) in self.sum.iter_mut().zip(row) {
+            *slot += i64::from(value) * i64::from(weight);
+        }
+        self.terms += 1;
+        true
+    }
+
     /// The unit vector of what was added, or `None` when no term was known (or the rows cancel).
     pub(crate) fn finish(self, out: &mut Vec<i16>) -> bool {
         // In a fixed order, so the same sums give the same norm everywhere.

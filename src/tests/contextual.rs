@@ -85,3 +85,22 @@ fn an_index_dropped_before_its_vectors_are_made_does_not_hold_up_the_next() {
     let kept = index(&catalog, true);
     assert!(kept.contextual().is_some());
 }
+
+#[test]
+fn within_a_family_of_tools_the_rest_of_the_name_decides() {
+    // Ten pull-request tools hold the query's object; both models read the whole of "open a pull
+    // request" as nearest the tools that get one. Only "open" tells them apart, and the table puts
+    // it nearer "create" than "get", "list" or "merge".
+    let catalog = github();
+    let query = "open a pull request";
+    let ranked = top(&index(&catalog, true), query, 10);
+    assert_eq!(ranked[0].0, "create_pull_request");
+    assert!(ranked.iter().all(|&(_, score)| (0.0..=1.0).contains(&score)), "scores stay in the fused scale: {ranked:?}");
+    let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()) };
+    let without = Index::from_catalog_ranked(&catalog, Params { agreement_weight: 0.0, ..Params::default() }, Some(model)).unwrap();
+    without.wait_for_vectors();
+    let ranked = top(&without, query, 10);
+    assert!(names(&ranked).iter().position(|&name| name == "create_pull_request").is_some_and(|at| at >= 3), "{ranked:?}");
+    // A request that names the action is left as it was.
+    assert_eq!(top(&index(&catalog, true), "create a pull request", 1)[0].0, "create_pull_request");
+}
