@@ -70,7 +70,8 @@ describe('the vector cache', () => {
   it('skips a damaged record, embeds that tool again and rewrites the file', () => {
     const file = vectorFile(dir)
     const damaged = readFileSync(file)
-    damaged[HEADER + RECORD + 100] ^= 0x10
+    const at = HEADER + RECORD + 100
+    damaged.writeUInt8(damaged.readUInt8(at) ^ 0x10, at)
     writeFileSync(file, Buffer.concat([damaged, Buffer.from([1, 2, 3])]))
     expect(run(dir)).toEqual(first)
     const mended = readFileSync(file)
