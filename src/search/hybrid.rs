@@ -173,8 +173,14 @@ fn name_agreement(index: &Index, model: &Model, analyzer: &mut Analyzer, text: &
         })
         .collect();
     let name = |doc: DocId| index.doc(doc).name();
-    leaders.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| name(a.1).cmp(name(b.1))));
+    let order = |a: &(f64, DocId), b: &(f64, DocId)| b.0.total_cmp(&a.0).then_with(|| name(a.1).cmp(name(b.1)));
+    // Only the first few are wanted: pick them out, then order those (names are unique, so the
+    // order is total and the pick is the sorted list's head).
+    if leaders.len() > params.agreement_leaders && params.agreement_leaders > 0 {
+        leaders.select_nth_unstable_by(params.agreement_leaders - 1, order);
+    }
     leaders.truncate(params.agreement_leaders);
+    leaders.sort_unstable_by(order);
     let mut family: Vec<(DocId, Vec<Word>)> = leaders.iter().map(|&(_, doc)| (doc, word_vectors(model, analyzer, name(doc)))).collect();
     let holds = |words: &[Word], term: &str| words.iter().any(|(held, _)| held == term);
     // The family's word: of the query words the first leader's name holds, the one most leaders'

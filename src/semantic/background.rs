@@ -148,8 +148,6 @@ struct Disk {
     /// What the open file (or its absence) is for: the directory and the model's checksum.
     opened_for: Option<(Option<std::path::PathBuf>, u64)>,
     file: Option<VectorFile>,
-    /// The model whose fingerprint was taken last, and the fingerprint.
-    fingerprint: Option<(u64, u64)>,
 }
 
 impl Disk {
@@ -157,15 +155,7 @@ impl Disk {
     fn file_for(&mut self, model: &Contextual) -> Option<&mut VectorFile> {
         let wanted = (disk_cache::dir(), model.checksum());
         if self.opened_for.as_ref() != Some(&wanted) {
-            self.file = None;
-            if let Some(dir) = &wanted.0 {
-                let fingerprint = match self.fingerprint {
-                    Some((checksum, fingerprint)) if checksum == model.checksum() => fingerprint,
-                    _ => model.fingerprint(),
-                };
-                self.fingerprint = Some((model.checksum(), fingerprint));
-                self.file = VectorFile::open(dir, fingerprint, model.dims());
-            }
+            self.file = wanted.0.as_deref().and_then(|dir| VectorFile::open(dir, model.fingerprint(), model.dims()));
             self.opened_for = Some(wanted);
         }
         self.file.as_mut()
