@@ -10,7 +10,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::analysis::{term_of, Analyzer, Piece};
 use crate::input::catalog::ToolSpec;
 use crate::input::json::Json;
-use crate::input::projection::{project, Field, FIELDS};
+use crate::input::projection::{project_into, Field, Projection, FIELDS};
 use crate::input::summary::summarize;
 use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
 use crate::semantic::{tool_text, DocVectors, Embedder, Model, SemanticModel, ToolVectors};
@@ -41,12 +41,10 @@ fn build_on(json: &Json, tools: &[ToolSpec], params: Params, model: Option<Seman
     for chunk in chunks {
         vectors.extend_from_slice(&chunk.vectors);
         // Local term ids to global ones, in the chunk's own order of first appearance.
-        let local = &chunk.vocabulary;
-        let global: Vec<TermId> =
-            local.texts().iter().enumerate().map(|(id, text)| vocabulary.id(text, local.kind(id as TermId))).collect();
+        let global: Vec<TermId> = chunk.vocabulary.into_terms().into_iter().map(|(text, kind)| vocabulary.id(text, kind)).collect();
         for analyzed in chunk.docs {
             let doc = docs.len() as DocId;
-            pairs.extend(analyzed.postings.iter().map(|&(term, tf)| (global[term as usize], Posting { doc, tf })));
+            pairs.extend(chunk.postings[analyzed.postings].iter().map(|&(term, tf)| (global[term as usize], Posting { doc, tf })));
             lengths.push(analyzed.lengths);
             if analyzed.too_deep {
                 too_deep.push(selected[doc as usize].name);
@@ -152,6 +150,9 @@ fn analyze_in_chunks(json: &Json, tools: &[&ToolSpec], model: Option<&Model>, th
 struct Chunk {
     vocabulary: Vocabulary,
     docs: Vec<Analyzed>,
+    /// Every tool's distinct terms, one tool after another (see [`Analyzed::postings`]): one
+    /// growing list, where a list per tool cost an allocation per tool.
+    postings: Vec<(TermId, [Tf; FIELDS])>,
     /// With a model, each tool's vector, one after another (see [`DocVectors`]).
     vectors: Vec<i16>,
 }
@@ -160,8 +161,9 @@ struct Chunk {
 struct Analyzed {
     doc: Doc,
     lengths: [usize; FIELDS],
-    /// One entry per distinct term: its local id and its frequency in each field.
-    postings: Vec<(TermId, [Tf; FIELDS])>,
+    /// Where its terms are in [`Chunk::postings`]: one entry per distinct term, its local id and
+    /// its frequency in each field.
+    postings: std::ops::Range<usize>,
     too_deep: bool,
 }
 
@@ -181,7 +183,7 @@ impl Chunk {
                 embedder.finish(&mut vectors);
             }
         }
-        Chunk { vocabulary: analysis.vocabulary, docs, vectors }
+        Chunk { vocabulary: analysis.vocabulary, docs, postings: analysis.postings, vectors }
     }
 }
 
@@ -195,11 +197,16 @@ struct Analysis {
     verbatim: FxHashMap<String, TermId>,
     /// (term, field) of every term occurrence in the tool being analyzed.
     occurrences: Vec<(TermId, Field)>,
+    /// The tool being analyzed, projected; its buffers serve every tool of the chunk.
+    projection: Projection,
+    /// The chunk's postings so far (see [`Chunk::postings`]).
+    postings: Vec<(TermId, [Tf; FIELDS])>,
 }
 
 impl Analysis {
     fn analyze(&mut self, json: &Json, tool: &ToolSpec) -> Analyzed {
-        let projection = project(json, tool);
+        let mut projection = std::mem::take(&mut self.projection);
+        project_into(json, tool, &mut projection);
         self.occurrences.clear();
         for (field, text) in projection.fields() {
             self.add_text(field, text);
@@ -209,29 +216,28 @@ impl Analysis {
             lengths[field as usize] += 1;
         }
         self.occurrences.sort_unstable_by_key(|&(term, _)| term);
-        let postings = self
-            .occurrences
-            .chunk_by(|a, b| a.0 == b.0)
-            .map(|run| {
-                let mut tf: [Tf; FIELDS] = [0; FIELDS];
-                for &(_, field) in run {
-                    tf[field as usize] = tf[field as usize].saturating_add(1);
-                }
-                (run[0].0, tf)
-            })
-            .collect();
+        let start = self.postings.len();
+        self.postings.extend(self.occurrences.chunk_by(|a, b| a.0 == b.0).map(|run| {
+            let mut tf: [Tf; FIELDS] = [0; FIELDS];
+            for &(_, field) in run {
+                tf[field as usize] = tf[field as usize].saturating_add(1);
+            }
+            (run[0].0, tf)
+        }));
         let doc = Doc::new(tool.name, &summarize(tool.description), &projection.text);
-        Analyzed { doc, lengths, postings, too_deep: projection.too_deep }
+        let too_deep = projection.too_deep;
+        self.projection = projection;
+        Analyzed { doc, lengths, postings: start..self.postings.len(), too_deep }
     }
 
     fn add_text(&mut self, field: Field, text: &str) {
-        let Analysis { analyzer, vocabulary, words, verbatim, occurrences } = self;
+        let Analysis { analyzer, vocabulary, words, verbatim, occurrences, .. } = self;
         analyzer.pieces(text, |piece| {
             let id = match piece {
                 Piece::Word(word) => match words.get(word) {
                     Some(&id) => id,
                     None => {
-                        let id = term_of(piece).map(|term| vocabulary.id(&term, TermKind::Word));
+                        let id = term_of(piece).map(|term| vocabulary.id(term, TermKind::Word));
                         words.insert(word.to_string(), id);
                         id
                     }

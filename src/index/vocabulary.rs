@@ -16,15 +16,16 @@ pub(super) struct Vocabulary {
 impl Vocabulary {
     /// The id of `term`, added if new. A term met as a word is a word, even if it was first met as
     /// a whole identifier: a stem and a joined name can spell the same.
-    pub(super) fn id(&mut self, term: &str, kind: TermKind) -> TermId {
-        if let Some(&id) = self.ids.get(term) {
+    /// A `String` is kept as the new term's text; a `&str` is copied only when the term is new.
+    pub(super) fn id<T: AsRef<str> + Into<String>>(&mut self, term: T, kind: TermKind) -> TermId {
+        if let Some(&id) = self.ids.get(term.as_ref()) {
             if kind == TermKind::Word {
                 self.kinds[id as usize] = TermKind::Word;
             }
             return id;
         }
         let id = self.kinds.len() as TermId;
-        self.ids.insert(term.to_string(), id);
+        self.ids.insert(term.into(), id);
         self.kinds.push(kind);
         id
     }
@@ -41,13 +42,14 @@ impl Vocabulary {
         self.kinds.len()
     }
 
-    /// Every term's text, by id.
-    pub(super) fn texts(&self) -> Vec<&str> {
-        let mut texts = vec![""; self.kinds.len()];
-        for (text, &id) in &self.ids {
-            texts[id as usize] = text;
+    /// Every term's text and kind, by id, given up: merging a chunk's terms into the index's
+    /// moves their texts instead of copying them.
+    pub(super) fn into_terms(self) -> Vec<(String, TermKind)> {
+        let mut terms: Vec<(String, TermKind)> = self.kinds.iter().map(|&kind| (String::new(), kind)).collect();
+        for (text, id) in self.ids {
+            terms[id as usize].0 = text;
         }
-        texts
+        terms
     }
 
     /// One term's text. Explanations are rare; a scan keeps the index free of a reverse table.
@@ -80,9 +82,10 @@ mod tests {
         assert_eq!(vocabulary.id("getweather", TermKind::Word), 0);
         assert_eq!(vocabulary.id("weather", TermKind::Verbatim), 1);
         assert_eq!((vocabulary.kind(0), vocabulary.kind(1)), (TermKind::Word, TermKind::Word));
-        assert_eq!(vocabulary.texts(), ["getweather", "weather"]);
         assert_eq!((vocabulary.text(1), vocabulary.get("weather"), vocabulary.get("rain")), ("weather", Some(1), None));
         vocabulary.id("天气", TermKind::Verbatim);
         assert_eq!(vocabulary.sorted_words(), [("getweather".into(), 0), ("weather".into(), 1)]);
+        let terms = vocabulary.into_terms();
+        assert_eq!(terms, [("getweather".into(), TermKind::Word), ("weather".into(), TermKind::Word), ("天气".into(), TermKind::Verbatim)]);
     }
 }

@@ -60,12 +60,22 @@ impl Projection {
 
 pub fn project(json: &Json, tool: &ToolSpec) -> Projection {
     let mut projection = Projection::default();
-    projection.push(Field::Name, tool.name);
-    projection.push(Field::Description, tool.description);
-    if let Some(schema) = tool.parameters {
-        projection.too_deep = walk_schema(json, schema, &mut projection);
-    }
+    project_into(json, tool, &mut projection);
     projection
+}
+
+/// [`project`] into `out`, whose buffers are cleared and reused: an index builder projects every
+/// tool of a catalog in turn, and growing a fresh text for each was a good part of its
+/// allocations.
+pub(crate) fn project_into(json: &Json, tool: &ToolSpec, out: &mut Projection) {
+    out.text.clear();
+    out.parts.clear();
+    out.push(Field::Name, tool.name);
+    out.push(Field::Description, tool.description);
+    out.too_deep = false;
+    if let Some(schema) = tool.parameters {
+        out.too_deep = walk_schema(json, schema, out);
+    }
 }
 
 /// What is left to emit: a schema node to expand (with its depth), or a property name.
@@ -168,14 +178,15 @@ impl<'j> Keywords<'j> {
 fn sorted_properties<'j>(members: &'j [(Cow<'_, str>, NodeId)]) -> Vec<(&'j str, NodeId)> {
     let mut sorted: Vec<(&str, NodeId)> = members.iter().map(|(k, v)| (k.as_ref(), *v)).collect();
     sorted.sort_by(|a, b| a.0.cmp(b.0)); // stable: equal names keep document order
-    let mut unique: Vec<(&str, NodeId)> = Vec::with_capacity(sorted.len());
-    for entry in sorted {
-        match unique.last_mut() {
-            Some(last) if last.0 == entry.0 => *last = entry,
-            _ => unique.push(entry),
+    // Of a run of equal names the first stays, carrying the schema of the run's last.
+    sorted.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 = later.1;
         }
-    }
-    unique
+        same
+    });
+    sorted
 }
 
 #[cfg(test)]
@@ -247,6 +258,29 @@ mod tests {
     fn repeated_property_keeps_its_last_schema() {
         let text = projected(r#"{"name": "t", "parameters": {"properties": {"p": {"description": "old"}, "p": {"description": "new"}}}}"#).text;
         assert_eq!(text, "t p new");
+    }
+
+    #[test]
+    fn three_repeats_keep_the_last_and_neighbours_stay_apart() {
+        let text = projected(
+            r#"{"name": "t", "parameters": {"properties": {"b": {"description": "1"}, "a": {"description": "x"}, "b": {"description": "2"}, "b": {"description": "3"}}}}"#,
+        )
+        .text;
+        assert_eq!(text, "t a x b 3");
+    }
+
+    #[test]
+    fn a_reused_projection_holds_only_the_last_tool() {
+        let text = r#"[{"name": "deep", "description": "d", "parameters": {"properties": {"p": {"description": "x"}}}},
+                       {"name": "flat", "description": "f"}]"#;
+        let json = catalog::parse(text).unwrap();
+        let tools = catalog::tools(&json).unwrap();
+        let mut reused = Projection::default();
+        project_into(&json, &tools[0], &mut reused);
+        reused.too_deep = true;
+        project_into(&json, &tools[1], &mut reused);
+        let fresh = project(&json, &tools[1]);
+        assert_eq!((reused.text.as_str(), &reused.parts, reused.too_deep), (fresh.text.as_str(), &fresh.parts, false));
     }
 
     #[test]
