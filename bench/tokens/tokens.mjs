@@ -4,6 +4,7 @@
 // content, the plugin's canonical payload). A provider's chat template wraps these in its own
 // markup, so absolute counts differ a little per provider; the differences between rows do not.
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { ToolIndex } from '../../index.js'
 import { recordTurn } from './dsh-turn.mjs'
 import { estimatedToolsTokens } from './estimate.mjs'
 import { outlineIn } from './outline.mjs'
@@ -12,6 +13,21 @@ import { outlineIn } from './outline.mjs'
 
 const toolsTokens = (/** @type {ChatRequest} */ body) => countTokens(JSON.stringify(body.tools ?? []))
 const percent = (/** @type {number} */ part, /** @type {number} */ whole) => Math.round((part / whole) * 1000) / 10
+
+/**
+ * Has this process embed the tools DSH sent (the names and descriptions the plugin's index will
+ * hold) and waits for them. A hybrid index takes the transformer's vectors of texts its process
+ * has embedded at once, so the plugin's search then ranks as it does once its vectors are in
+ * place, whatever the machine's vector cache holds: without this, a warm cache made the search
+ * use the transformer and a cold one only the word table, and the hits (so the tokens) differed.
+ * @param {ChatRequest} baseline
+ */
+async function embedAhead(baseline) {
+  /** @type {{function: {name: string, description?: string, parameters?: unknown}}[]} */
+  const offered = baseline.tools ?? []
+  const tools = offered.map(({ function: { name, description, parameters } }) => ({ name, description, parameters }))
+  await ToolIndex.fromJson(JSON.stringify(tools)).ready()
+}
 
 /**
  * Measure one catalog: a turn without the plugin (everything offered), and a turn with it in which
@@ -25,6 +41,7 @@ export async function tokenRow(catalog) {
     const recorded = JSON.stringify((catalog.setup().tools ?? []).map((tool) => ({ type: 'function', function: tool })))
     if (JSON.stringify(baseline.tools) !== recorded) throw new Error(`${catalog.id}: DSH no longer sends the recorded catalog unchanged; re-record it`)
   }
+  await embedAhead(baseline)
   const [initial, afterSearch] = /** @type {[ChatRequest, ChatRequest]} */ (await recordTurn({ ...catalog.setup(), plugin: true, query: catalog.query }))
   const result = afterSearch.messages.at(-1)
   if (result?.role !== 'tool') throw new Error(`${catalog.id}: the request after the search does not end with its result`)
