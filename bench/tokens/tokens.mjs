@@ -23,10 +23,8 @@ const percent = (/** @type {number} */ part, /** @type {number} */ whole) => Mat
  * @param {ChatRequest} baseline
  */
 async function embedAhead(baseline) {
-  /** @type {{function: {name: string, description?: string, parameters?: unknown}}[]} */
-  const offered = baseline.tools ?? []
-  const tools = offered.map(({ function: { name, description, parameters } }) => ({ name, description, parameters }))
-  await ToolIndex.fromJson(JSON.stringify(tools)).ready()
+  // The core reads the request's OpenAI-shaped `tools` as a catalog.
+  await ToolIndex.fromJson(JSON.stringify(baseline.tools ?? [])).ready()
 }
 
 /**

@@ -16,6 +16,7 @@ pub(super) struct Vocabulary {
 impl Vocabulary {
     /// The id of `term`, added if new. A term met as a word is a word, even if it was first met as
     /// a whole identifier: a stem and a joined name can spell the same.
+    ///
     /// A `String` is kept as the new term's text; a `&str` is copied only when the term is new.
     pub(super) fn id<T: AsRef<str> + Into<String>>(&mut self, term: T, kind: TermKind) -> TermId {
         if let Some(&id) = self.ids.get(term.as_ref()) {
