@@ -60,8 +60,9 @@ export declare class ToolIndex {
   get warnings(): Array<string>
   /**
    * At most `limit` tools, best first: a tool named exactly by the trimmed query first, then by
-   * score, then by name in code-point order. `limit` must be a whole number >= 0; the query
-   * at most 4,096 characters.
+   * score, then by name in code-point order. In a hybrid index, places the matching tools
+   * leave are filled with the nearest others by meaning unless `options.fill` is `false`.
+   * `limit` must be a whole number >= 0; the query at most 4,096 characters.
    */
   search(query: string, limit: number, options?: SearchOptions | undefined | null): Array<SearchHit>
   /**
@@ -179,6 +180,12 @@ export interface SearchOptions {
    * each at most 1,024 bytes.
    */
   exclude?: Array<string>
+  /**
+   * `search` only: in a hybrid index, fill the places the matching tools leave with the
+   * nearest of the others by meaning (default `true`); `false` returns matches only. `outline`
+   * and `nearest` ignore it.
+   */
+  fill?: boolean
 }
 
 /**

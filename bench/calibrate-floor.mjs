@@ -25,7 +25,8 @@ const MAX_LOST = 0.01
 const STEP = 0.05
 const MAX_QUERY_CHARS = 4096
 
-// Each index once its semantic vectors are in place: the ranking the plugin settles on.
+// Each index once its semantic vectors are in place: the ranking the plugin settles on. Its
+// matches only (`fill: false`), as the plugin weighs them.
 const sources = await Promise.all(evalSources().map(async (source) => {
   const index = ToolIndex.fromJson(source.catalogJson)
   await index.ready()
@@ -35,7 +36,7 @@ const sources = await Promise.all(evalSources().map(async (source) => {
 /** The strength of the best of the top 5 for a request, and whether a relevant tool is among them. */
 function answer(/** @type {ToolIndex} */ index, /** @type {string} */ text, /** @type {string[]} */ relevant) {
   const query = [...text].slice(0, MAX_QUERY_CHARS).join('').trim()
-  const hits = index.search(query, 5)
+  const hits = index.search(query, 5, { fill: false })
   const best = hits[0]
   return { found: hits.some((hit) => relevant.includes(hit.name)), empty: best === undefined, strength: best === undefined ? 0 : index.matchStrength(query, best.name) }
 }

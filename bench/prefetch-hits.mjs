@@ -34,7 +34,7 @@ const MAX_QUERY_CHARS = 4096
 /** The names prefetch loads for each size, for one request against one index. */
 function loads(/** @type {ToolIndex} */ index, /** @type {string} */ text) {
   const query = [...text].slice(0, MAX_QUERY_CHARS).join('').trim()
-  const top = index.search(query, LARGEST)
+  const top = index.search(query, LARGEST, { fill: false })
   const strong = new Set(strongHits(index, query, top).map((/** @type {{name: string}} */ hit) => hit.name))
   return SIZES.map((size) => ({ ranked: top.slice(0, size).map((hit) => hit.name), loaded: top.slice(0, size).map((hit) => hit.name).filter((name) => strong.has(name)) }))
 }

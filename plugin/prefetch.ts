@@ -30,7 +30,7 @@ export function prefetchFor(message: UserMessage, count: number, session: Sessio
   if (count === 0) return []
   const query = messageQuery(message)
   if (query === undefined) return []
-  const hits = strongHits(scope.index, query, scope.index.search(query, count, { exclude: [...scope.exclude] }))
+  const hits = strongHits(scope.index, query, scope.index.search(query, count, { exclude: [...scope.exclude], fill: false }))
   if (hits.length === 0) return []
   return recordSelection(session, {
     kind: 'prefetch',

@@ -2,8 +2,10 @@
  * What one `tool_search` call answers with: the ranked matches; for `discover:<query>`, the
  * matches with their full parameter schemas, selecting nothing; and when nothing matches, or the
  * best match is weaker than {@link WEAK_MATCH_FLOOR}, a result that loads nothing and gives the
- * model its next move (the weak matches as candidates, the names spelled like its words, the
- * deferred groups, and the `select:` form) instead of a bare `[]`.
+ * model its next move (the weak matches and, in a hybrid index, the nearest tools by meaning as
+ * candidates, the names spelled like its words, the deferred groups, and the `select:` form)
+ * instead of a bare `[]`. Only matching tools ever load: a tool that merely fills the core's
+ * page (`fill`) is a candidate at most.
  */
 
 import type { JsonValue } from '@deepseek-ai/dsh-session'
@@ -47,14 +49,18 @@ export interface SearchScope {
 export function answerSearch(query: string, limit: number, scope: SearchScope): ToolSearchPayload {
   const discovered = discoverQuery(query)
   const ranked = discovered ?? query
-  const hits = scope.index.search(ranked, limit, { exclude: [...scope.exclude] })
+  const exclude = [...scope.exclude]
+  // What a search shows and loads is what matches; a tool that only fills the core's page is a
+  // candidate at most, when nothing matched strongly.
+  const hits = scope.index.search(ranked, limit, { exclude, fill: false })
+  const candidates = () => scope.index.search(ranked, limit, { exclude })
   if (discovered !== undefined) {
     const tools = hits.map((hit): PayloadTool => withParameters(hit, scope.parametersOf(hit.name)))
     const payload: ToolSearchPayload = { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, discover: true, tools }
-    return tools.length > 0 ? payload : { ...payload, ...nextMove(ranked, [], scope) }
+    return tools.length > 0 ? payload : { ...payload, ...nextMove(ranked, false, candidates(), scope) }
   }
   if (confidentHits(scope.index, ranked, hits).length > 0) return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: hits }
-  return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: [], ...nextMove(ranked, hits, scope) }
+  return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: [], ...nextMove(ranked, hits.length > 0, candidates(), scope) }
 }
 
 /**
@@ -104,17 +110,23 @@ function withParameters(hit: SearchHit, parameters: JsonValue | undefined): Payl
   return parameters === undefined ? hit : { ...hit, parameters }
 }
 
-/** The fields of a result that loads nothing: what there is, and how to get it. */
-function nextMove(query: string, weak: SearchHit[], scope: SearchScope): Partial<ToolSearchPayload> {
+/**
+ * The fields of a result that loads nothing: what there is, and how to get it.
+ * @param matched - whether any tool matched the query (weakly).
+ * @param candidates - the weak matches, and in a hybrid index the nearest others by meaning.
+ */
+function nextMove(query: string, matched: boolean, candidates: SearchHit[], scope: SearchScope): Partial<ToolSearchPayload> {
   const outline = scope.outline()
-  // The core takes no name longer than it looks up; such a weak match may come back as nearest.
-  const exclude = [...scope.exclude, ...weak.map(hit => hit.name).filter(coreTakesName)]
+  // The core takes no name longer than it looks up; such a candidate may come back as nearest.
+  const exclude = [...scope.exclude, ...candidates.map(hit => hit.name).filter(coreTakesName)]
   const nearest = scope.index.nearest(query, NEAREST_NAMES, { exclude })
-  const found = weak.length === 0 ? 'No deferred tool matches this query' : 'Only weak matches (the candidates)'
+  const found = matched
+    ? 'Only weak matches (the candidates)'
+    : `No deferred tool matches this query${candidates.length > 0 ? ' (the candidates are the nearest by meaning)' : ''}`
   return {
     note: `${found}; nothing was loaded. Next: load a tool by its exact name with select:name (several: select:a,b), `
       + 'or search again with other words. Tools you can already call are not listed.',
-    ...(weak.length > 0 ? { candidates: weak } : {}),
+    ...(candidates.length > 0 ? { candidates } : {}),
     ...(nearest.length > 0 ? { nearest } : {}),
     ...(outline.groups.length > 0 ? { groups: outline.groups.slice(0, LISTED_GROUPS).map(({ name, tools, words }) => ({ name, tools, words })) } : {}),
     ...(outline.ungrouped.length > 0 ? { otherTools: outline.ungrouped.length } : {}),

@@ -40,6 +40,8 @@ describe('hostile input to the native core', () => {
     // @ts-expect-error wrong type on purpose
     expect(() => ok.search('weather', 5, { exclude: 'get_weather' })).toThrow('exclude must be an array of tool names, got a string')
     // @ts-expect-error wrong type on purpose
+    expect(() => ok.search('weather', 5, { fill: 'no' })).toThrow('fill must be a boolean, got a string')
+    // @ts-expect-error wrong type on purpose
     expect(() => ok.search('weather', 5, 'options')).toThrow('options must be an object, got a string')
     // @ts-expect-error null is read as no list, though the type does not say so
     expect(ok.search('weather', 5, { exclude: null }).map((hit) => hit.name)).toEqual(['get_weather'])
@@ -94,8 +96,8 @@ describe('hostile input to the native core', () => {
   it('lone surrogates: replaced by U+FFFD in names, text, queries and replayed names', () => {
     const odd = index([tool('a\uD800b', 'x\uDFFF weather'), tool('\uDC00')])
     expect(odd.names()).toEqual(['a\uFFFDb', '\uFFFD'])
-    expect(names(odd.search('\uD800 weather', 5))).toEqual(['a\uFFFDb'])
-    expect(names(odd.search('\uDC00', 5))).toEqual(['\uFFFD'])
+    expect(names(odd.search('\uD800 weather', 5, { fill: false }))).toEqual(['a\uFFFDb'])
+    expect(names(odd.search('\uDC00', 5, { fill: false }))).toEqual(['\uFFFD'])
     expect(selectionFromEvents(JSON.stringify([call('c1', 'tool_search'), result('c1', searchPayload('s\uD800'))])).selected).toEqual(['s\uFFFD'])
   })
 

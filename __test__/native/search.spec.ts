@@ -50,6 +50,21 @@ describe('ToolIndex.search', () => {
     expect(names(index.search('select:list_issues,get_weather,missing', 5))).toEqual(['list_issues', 'get_weather'])
   })
 
+  it('fills a hybrid page with the nearest others by meaning, after every match, unless fill is false', async () => {
+    const hybrid = ToolIndex.fromJson(JSON.stringify(catalog), { ranking: 'hybrid' })
+    await hybrid.ready()
+    const matches = names(hybrid.search('money', 6, { fill: false }))
+    const page = hybrid.search('money', 6)
+    expect(matches).toEqual(['convert_currency'])
+    expect(names(page)).toHaveLength(6)
+    expect(names(page)[0]).toBe('convert_currency')
+    expect(page.map((hit) => hit.score)).toEqual([...page.map((hit) => hit.score)].sort((a, b) => b - a))
+    expect(names(hybrid.search('money', 6, { exclude: ['weather'] }))).not.toContain('weather')
+    // A lexical index has no meaning to fill with; a +word admits only the tools holding it.
+    expect(names(ToolIndex.fromJson(JSON.stringify(catalog), { ranking: 'lexical' }).search('money', 6))).toEqual(matches)
+    expect(names(hybrid.search('money +currency', 6))).toEqual(['convert_currency'])
+  })
+
   it('keeps only results holding a +word', () => {
     const hits = index.search('weather +issue', 5)
     expect(hits.length).toBeGreaterThan(0)
@@ -58,7 +73,7 @@ describe('ToolIndex.search', () => {
 
   it('treats limit 0 as no results and a huge limit as all matches', () => {
     expect(index.search('weather', 0)).toEqual([])
-    expect(index.search('weather issue money', Number.MAX_SAFE_INTEGER).length).toBe(5)
+    expect(index.search('weather issue money', Number.MAX_SAFE_INTEGER, { fill: false }).length).toBe(5)
   })
 
   it.each([-1, 2.5, Number.NaN, Number.POSITIVE_INFINITY])('rejects limit %s with a clear error', (limit) => {

@@ -87,6 +87,17 @@ describe('a search that finds nothing strong', () => {
     expect(deferredOffered(h)).toEqual([])
   })
 
+  it('with no match at all, offers the nearest tools by meaning as candidates and loads none of them', async () => {
+    const h = await started()
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'q', toolCall('c1', 'tool_search', { query: 'a giraffe in the savanna', limit: 3 }), reply('ok'))
+    const payload = payloadOf(loggedResult(agent, 'c1').text)
+    expect(payload.tools).toEqual([])
+    expect(payload.note).toMatch(/^No deferred tool matches this query \(the candidates are the nearest by meaning\); nothing was loaded\./)
+    expect(payload.candidates).toHaveLength(3)
+    expect(deferredOffered(h)).toEqual([])
+  })
+
   it('shows weak matches as candidates without loading them, and select: then loads one', async () => {
     // "markdown" is only in the GitHub tool's body parameter, deep in its schema: a weak match.
     const h = await started()

@@ -41,10 +41,10 @@ export async function run({ values, positionals }) {
   const { index } = catalog
   const explained = index.explain(query, tool)
   if (!explained) {
-    const near = index.search(tool, 3).map(hit => hit.name)
+    const near = index.search(tool, 3, { fill: false }).map(hit => hit.name)
     throw usage(name, `no tool named '${tool}' in ${catalog.label}${near.length ? `; did you mean ${near.join(', ')}?` : ''}`)
   }
-  const ranking = index.search(query, index.size)
+  const ranking = index.search(query, index.size, { fill: false })
   const above = ranking.slice(0, (explained.rank ?? 1) - 1).map(({ name, score }) => ({ name, score }))
   if (values['json']) {
     return { stdout: JSON.stringify({ query, ranking: index.ranking, ...explained, matches: ranking.length, above }, null, 2), code: 0 }

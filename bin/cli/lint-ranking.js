@@ -37,7 +37,7 @@ export function searchOwnDescriptions(tools, index, top) {
   for (const tool of tools) {
     // A description longer than tool_search takes is searched by its start.
     const query = [...tool.description].slice(0, MAX_QUERY_CHARS).join('')
-    const hits = index.search(query, Math.max(top, NEIGHBOURS))
+    const hits = index.search(query, Math.max(top, NEIGHBOURS), { fill: false })
     const own = index.explain(query, tool.name)
     const rank = own?.rank ?? null
     const others = hits.filter(hit => hit.name !== tool.name)

@@ -46,7 +46,7 @@ export async function run({ values, positionals }) {
   const query = checkQuery(name, positionals.join(' '))
   const limit = wholeNumber(name, 'limit', /** @type {string | undefined} */ (values['limit']), DEFAULT_LIMIT)
   const catalog = await loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']), ranking: rankingChoice(name, /** @type {string | undefined} */ (values['ranking'])) })
-  const all = catalog.index.search(query, catalog.index.size)
+  const all = catalog.index.search(query, catalog.index.size, { fill: false })
   const tools = all.slice(0, limit)
   if (values['json']) {
     return { stdout: JSON.stringify({ query, catalog: catalog.label, ranking: catalog.index.ranking, matches: all.length, tools }, null, 2), code: 0 }

@@ -47,10 +47,10 @@ pub struct Params {
     /// For a compound query, the share of the whole query's similarity in a tool's similarity
     /// (the rest is its best similarity to one of the requests).
     pub semantic_whole: f64,
-    /// Least similarity (cosine) at which a tool no query word matches joins the ranking. Below
-    /// it a tool is no nearer the query than unrelated texts are to each other, and a full page of
-    /// such tools answers every query, however unrelated; the relevant tools it leaves out rank
-    /// below the fifth place anyway.
+    /// Least similarity (cosine) at which a tool no query word matches is a match: it joins the
+    /// ranking, and its strength can load it. Below it a tool is no nearer the query than
+    /// unrelated texts are to each other, so it only fills the places a short page leaves (see
+    /// `Searcher::search_filled`) and never takes a match's.
     pub semantic_floor: f64,
     /// When the index has the transformer's vectors: its share of the semantic part (the word
     /// table has the rest), each placed on the query's own 0..=1 scale first. An even share, as

@@ -85,12 +85,22 @@ fn object(options: Option<Unknown<'_>>) -> Result<Option<Object<'_>>> {
     }
 }
 
-/// A search's options (`undefined` or `null` options, or `exclude`: none).
+/// A search's options (`undefined` or `null` options, or fields: none given).
 pub(super) fn search_options(options: Option<Unknown<'_>>) -> Result<SearchOptions> {
-    let Some(options) = object(options)? else { return Ok(SearchOptions { exclude: None }) };
-    let list: Unknown = options.get_named_property("exclude")?;
+    let Some(options) = object(options)? else { return Ok(SearchOptions { exclude: None, fill: None }) };
+    let fill = options.get_named_property::<Unknown>("fill")?;
+    let fill = match fill.get_type()? {
+        ValueType::Undefined | ValueType::Null => None,
+        ValueType::Boolean => Some(fill.coerce_to_bool()?),
+        _ => return Err(invalid(format!("fill must be a boolean, got {}", kind(fill)?))),
+    };
+    Ok(SearchOptions { exclude: exclusions(options.get_named_property("exclude")?)?, fill })
+}
+
+/// The `exclude` list of a search's options, read within its bounds.
+fn exclusions(list: Unknown<'_>) -> Result<Option<Vec<String>>> {
     if matches!(list.get_type()?, ValueType::Undefined | ValueType::Null) {
-        return Ok(SearchOptions { exclude: None });
+        return Ok(None);
     }
     if !list.is_array()? {
         return Err(invalid(format!("exclude must be an array of tool names, got {}", kind(list)?)));
@@ -103,7 +113,7 @@ pub(super) fn search_options(options: Option<Unknown<'_>>) -> Result<SearchOptio
         let entry: Unknown = list.get(at)?.ok_or_else(|| invalid(format!("exclude[{at}] could not be read")))?;
         names.push(text(entry, TOOL_NAME).map_err(|error| invalid(format!("exclude[{at}]: {}", error.reason)))?);
     }
-    Ok(SearchOptions { exclude: Some(names) })
+    Ok(Some(names))
 }
 
 /// `value` as a string, or an error naming what it is instead.

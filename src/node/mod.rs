@@ -65,6 +65,10 @@ pub struct SearchOptions {
     /// A query equal to an excluded name still returns that tool first. At most 100,000 names,
     /// each at most 1,024 bytes.
     pub exclude: Option<Vec<String>>,
+    /// `search` only: in a hybrid index, fill the places the matching tools leave with the
+    /// nearest of the others by meaning (default `true`); `false` returns matches only. `outline`
+    /// and `nearest` ignore it.
+    pub fill: Option<bool>,
 }
 
 /// A tool search index over a catalog: BM25F, fused with a semantic model in a hybrid index.
@@ -141,15 +145,18 @@ impl ToolIndex {
     }
 
     /// At most `limit` tools, best first: a tool named exactly by the trimmed query first, then by
-    /// score, then by name in code-point order. `limit` must be a whole number >= 0; the query
-    /// at most 4,096 characters.
+    /// score, then by name in code-point order. In a hybrid index, places the matching tools
+    /// leave are filled with the nearest others by meaning unless `options.fill` is `false`.
+    /// `limit` must be a whole number >= 0; the query at most 4,096 characters.
     #[napi(catch_unwind, ts_args_type = "query: string, limit: number, options?: SearchOptions | undefined | null")]
     pub fn search(&self, query: Unknown<'_>, limit: f64, options: Option<Unknown<'_>>) -> Result<Vec<SearchHit>> {
         let query = args::query(query)?;
         let limit = limits::result_count(limit).map_err(invalid)?;
-        let exclude = args::search_options(options)?.exclude.unwrap_or_default();
+        let options = args::search_options(options)?;
+        let exclude = options.exclude.unwrap_or_default();
         let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
-        let hits = Searcher::new(&self.index).search(&query, limit, &exclude);
+        let searcher = Searcher::new(&self.index);
+        let hits = if options.fill.unwrap_or(true) { searcher.search_filled(&query, limit, &exclude) } else { searcher.search(&query, limit, &exclude) };
         Ok(hits
             .into_iter()
             .map(|hit| SearchHit { name: hit.name.to_string(), description: hit.summary.to_string(), score: hit.score })

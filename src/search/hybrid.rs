@@ -5,8 +5,8 @@
 //! divided by the query's best, the similarity placed between the query's least and most similar
 //! tool. A compound query's similarity also looks at each request on its own (a tool keeps its
 //! best), so a long task description does not blur into one average vector. Tools no query word
-//! matches take part too (that is what the signal is for) when they are similar enough:
-//! otherwise every query would return a full page, however unrelated.
+//! matches take part too (that is what the signal is for) when they are similar enough to count
+//! as matches; the others can only fill the places a short page leaves ([`Blend::unmatched`]).
 
 use crate::analysis::{term_of, Analyzer, Piece};
 use crate::index::{DocId, Index};
@@ -116,6 +116,15 @@ impl Blend {
             fused.add(doc, lexical_part + semantic_part);
         }
         fused
+    }
+
+    /// The tools [`Self::fuse`] left out of `fused`, each with the score the blend gives it (its
+    /// semantic part: no query word matches it).
+    pub(crate) fn unmatched<'a>(&'a self, fused: &'a Scores) -> impl Iterator<Item = (f64, DocId)> + 'a {
+        (0..self.similarity.len() as DocId).filter(|&doc| fused.get(doc) == 0.0).map(|doc| {
+            let (lexical_part, semantic_part) = self.parts(doc, 0.0);
+            (lexical_part + semantic_part, doc)
+        })
     }
 
     /// A tool's two parts of its fused score, from its lexical score. The semantic part holds its
@@ -339,6 +348,34 @@ mod tests {
         let floored = |floor: f64| Index::from_catalog_ranked(CATALOG, Params { semantic_floor: floor, ..Params::default() }, Some(model().into())).unwrap();
         assert!(names(&floored(0.3), "zebra", 5).is_empty());
         assert_eq!(names(&floored(0.2), "zebra", 5), ["create_issue"]);
+    }
+
+    #[test]
+    fn a_filled_page_adds_the_nearest_others_and_never_drops_a_match() {
+        let index = hybrid(CATALOG);
+        let searcher = Searcher::new(&index);
+        let filled = |query: &str, limit: usize, exclude: &[&str]| -> Vec<String> {
+            searcher.search_filled(query, limit, exclude).into_iter().map(|hit| hit.name.to_string()).collect()
+        };
+        // Nothing is near "zebra" (see above), yet the page lists every tool, nearest first (the
+        // others are as far as can be: equal, so by name).
+        assert!(names(&index, "zebra", 5).is_empty());
+        assert_eq!(filled("zebra", 5, &[]), ["create_issue", "convert_currency", "get_forecast", "list_issues"]);
+        assert_eq!(filled("zebra", 2, &["create_issue"]), ["convert_currency", "get_forecast"], "exclusions hold for the fill");
+        // "currency" matches one tool; the fill comes after it and only takes the room left.
+        assert_eq!(names(&index, "currency", 5), ["convert_currency"]);
+        let page = filled("currency", 3, &[]);
+        assert_eq!((page.len(), page[0].as_str()), (3, "convert_currency"));
+        assert_eq!(filled("currency", 1, &[]), ["convert_currency"]);
+        let hits = searcher.search_filled("currency", 4, &[]);
+        assert!(hits.windows(2).all(|pair| pair[0].score >= pair[1].score), "{hits:?}");
+        // A full page, a required word and select: are as the matches alone.
+        assert_eq!(filled("issue", 2, &[]), names(&index, "issue", 2));
+        assert_eq!(filled("rain forecast +currency", 5, &[]), ["convert_currency"]);
+        assert_eq!(filled("select:get_forecast", 5, &[]), ["get_forecast"]);
+        // A lexical index has no meaning to fill with.
+        let lexical = Index::from_catalog(CATALOG).unwrap();
+        assert_eq!(Searcher::new(&lexical).search_filled("currency", 5, &[]).len(), 1);
     }
 
     #[test]

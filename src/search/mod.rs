@@ -44,11 +44,29 @@ impl<'i> Searcher<'i> {
         Searcher { index }
     }
 
-    /// At most `limit` tools, best first. A tool whose name equals the trimmed query comes first
-    /// whatever its score, even when `exclude` lists it: a query that names a tool always finds
-    /// it. Everything else is ordered by score, then by name in code-point order; `exclude` only
-    /// removes names from that ranked part. See [`Query`] for `select:` and `+word`.
+    /// At most `limit` tools the query matches, best first. A tool whose name equals the trimmed
+    /// query comes first whatever its score, even when `exclude` lists it: a query that names a
+    /// tool always finds it. Everything else is ordered by score, then by name in code-point
+    /// order; `exclude` only removes names from that ranked part. See [`Query`] for `select:` and
+    /// `+word`.
     pub fn search(&self, query: &str, limit: usize, exclude: &[&str]) -> Vec<Hit<'i>> {
+        self.ranked(query, limit, exclude, false)
+    }
+
+    /// [`Self::search`], with the page filled: in a hybrid index, when fewer than `limit` tools
+    /// match, the nearest of the others by meaning take the places left, each with the score the
+    /// blend gives it, and the page is ordered by score as before. A tool that fills a place is
+    /// not a match (it holds no query word and is less similar than the floor that lets a tool in
+    /// on meaning alone), so it never takes a matching tool's place; it is what a reader of the
+    /// page looks at next. In a small catalog a request put in other words often matches too
+    /// few tools or none: over the eval's ToolTalk requests, the filled page held a third more
+    /// of the relevant tools that a short page had missed. A lexical index, a query with a
+    /// required word and `select:` are not filled.
+    pub fn search_filled(&self, query: &str, limit: usize, exclude: &[&str]) -> Vec<Hit<'i>> {
+        self.ranked(query, limit, exclude, true)
+    }
+
+    fn ranked(&self, query: &str, limit: usize, exclude: &[&str], fill: bool) -> Vec<Hit<'i>> {
         if limit == 0 {
             return Vec::new();
         }
@@ -63,24 +81,26 @@ impl<'i> Searcher<'i> {
             }
             Query::Ranked { text, required } => (text, required),
         };
-        let scores = self.ranking_scores(text, &required);
+        let (scores, blend) = self.ranking_signals(text, &required);
         let excluded: FxHashSet<&str> = exclude.iter().copied().collect();
-        let candidates = scores.iter().filter(|&(doc, _)| Some(doc) != exact && !excluded.contains(self.name(doc)));
+        let listed = |doc: DocId| Some(doc) != exact && !excluded.contains(self.name(doc));
+        let candidates = scores.iter().filter(|&(doc, _)| listed(doc));
         let room = limit - usize::from(exact.is_some());
-        let ranked = self.top(candidates.map(|(doc, score)| (score, doc)).collect(), room);
+        let mut ranked = self.top(candidates.map(|(doc, score)| (score, doc)).collect(), room);
+        if let Some(blend) = blend.filter(|_| fill && required.is_empty() && ranked.len() < room) {
+            let others = blend.unmatched(&scores).filter(|&(_, doc)| listed(doc)).collect();
+            let filled = self.top(others, room - ranked.len());
+            ranked = self.top(ranked.into_iter().chain(filled).collect(), room);
+        }
         let exact = exact.map(|doc| (bm25::round6(scores.get(doc)), doc));
         exact.into_iter().chain(ranked).map(|(score, doc)| self.hit(doc, score)).collect()
     }
 
-    /// The score every matching document is ranked by. This is where a ranked query's signals meet: the lexical one (BM25F of the whole
-    /// query or, for a compound query, the fusion of its requests' rankings) and, in a hybrid
-    /// index, the semantic similarity blended with it (see `hybrid`).
-    fn ranking_scores(&self, text: &str, required: &[String]) -> Scores {
-        self.ranking_signals(text, required).0
-    }
-
-    /// The scores of [`Self::ranking_scores`] and, in a hybrid index, the blend they were fused
-    /// with, for readers that need a tool's similarity as the ranking saw it.
+    /// The score every matching document is ranked by, and in a hybrid index the blend it was
+    /// fused with (for readers that need a tool's similarity as the ranking saw it, and for the
+    /// tools that fill a page). This is where a ranked query's signals meet: the lexical one
+    /// (BM25F of the whole query or, for a compound query, the fusion of its requests' rankings)
+    /// and, in a hybrid index, the semantic similarity blended with it (see `hybrid`).
     fn ranking_signals(&self, text: &str, required: &[String]) -> (Scores, Option<hybrid::Blend>) {
         let requests = query::requests(text);
         let lexical = self.lexical_scores(text, &requests, required);
