@@ -57,11 +57,11 @@ impl<'i> Searcher<'i> {
     /// match, the nearest of the others by meaning take the places left, each with the score the
     /// blend gives it, and the page is ordered by score as before. A tool that fills a place is
     /// not a match (it holds no query word and is less similar than the floor that lets a tool in
-    /// on meaning alone), so it never takes a matching tool's place; it is what a reader of the
-    /// page looks at next. In a small catalog a request put in other words often matches too
-    /// few tools or none: over the eval's ToolTalk requests, the filled page held a third more
-    /// of the relevant tools that a short page had missed. A lexical index, a query with a
-    /// required word and `select:` are not filled.
+    /// on meaning alone), so it never pushes a matching tool off the page, though its score may
+    /// place it above a weak one; it is what a reader of the page looks at next. In a small
+    /// catalog a request put in other words often matches too few tools or none (ToolTalk's
+    /// dev R@5 in `pnpm eval` rose from 0.652 to 0.685 with the fill). A lexical index, a query
+    /// with a required word and `select:` are not filled.
     pub fn search_filled(&self, query: &str, limit: usize, exclude: &[&str]) -> Vec<Hit<'i>> {
         self.ranked(query, limit, exclude, true)
     }
