@@ -50,8 +50,6 @@ export function answerSearch(query: string, limit: number, scope: SearchScope): 
   const discovered = discoverQuery(query)
   const ranked = discovered ?? query
   const exclude = [...scope.exclude]
-  // What a search shows and loads is what matches; a tool that only fills the core's page is a
-  // candidate at most, when nothing matched strongly.
   const hits = scope.index.search(ranked, limit, { exclude, fill: false })
   const candidates = () => scope.index.search(ranked, limit, { exclude })
   if (discovered !== undefined) {
