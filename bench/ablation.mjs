@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// Which ranking rules earn their place: the hybrid ranking's R@5 on every set and part of
+// `pnpm eval`, as shipped and with each rule turned off in turn (examples/ablation.rs says which).
+// The rules are parameters of the Rust core, so the ranking runs there, without Node: this script
+// writes the sets, the union included, to a scratch directory and runs the example on them.
+//
+//   node bench/ablation.mjs
+//
+// Needs cargo and the model package (model/ in a checkout). The transformer's tool vectors are
+// kept in DSH_TOOL_SEARCH_CACHE when it is set, else in a scratch cache that outlives the run, so
+// a second run does not embed the catalogs again.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { evalSets } from './lib/eval-sets.mjs'
+import { modelFile } from './lib/model.mjs'
+import { repoPath } from './lib/repo.mjs'
+
+const model = modelFile()
+if (model === null) {
+  console.error('ablation: the model package is not installed; run pnpm install && pnpm run build first')
+  process.exit(1)
+}
+const cache = process.env.DSH_TOOL_SEARCH_CACHE ?? join(tmpdir(), 'dsh-tool-search-ablation-cache')
+const dir = mkdtempSync(join(tmpdir(), 'dsh-tool-search-ablation-'))
+try {
+  const listed = []
+  for (const { id, whole, catalog, requests } of evalSets()) {
+    listed.push(JSON.stringify({ id }))
+    writeFileSync(join(dir, `${id}.catalog.json`), JSON.stringify(catalog))
+    const lines = requests.map(({ query, relevant, part }) => JSON.stringify({ query, relevant, part: whole ? 'all' : part }))
+    writeFileSync(join(dir, `${id}.requests.jsonl`), `${lines.join('\n')}\n`)
+  }
+  writeFileSync(join(dir, 'sets.jsonl'), `${listed.join('\n')}\n`)
+  const args = ['run', '--quiet', '--release', '--no-default-features', '--example', 'ablation', '--', dir, dirname(model), cache]
+  const run = spawnSync('cargo', args, { cwd: repoPath('.'), stdio: 'inherit' })
+  process.exitCode = run.status ?? 1
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}

@@ -1,0 +1,162 @@
+//! Which ranking rules earn their place: the hybrid ranking's R@5 on every labelled set of
+//! `pnpm eval`, as shipped and with each rule turned off in turn. A rule whose removal costs
+//! nothing outside BFCL is a fit to BFCL, not ranking (see the README's retrieval section).
+//!
+//! Run it through `node bench/ablation.mjs`, which writes the sets (the union is built in
+//! JavaScript) and the model and cache paths this program takes:
+//!
+//!     cargo run --release --no-default-features --example ablation -- SETS_DIR MODEL_DIR [CACHE_DIR]
+//!
+//! `SETS_DIR/sets.jsonl` lists the sets (`{id}`, in `pnpm eval`'s order), each with `<id>.catalog.json` and
+//! `<id>.requests.jsonl` (`{query, relevant, part}`) beside it. The shipped row must equal
+//! `pnpm eval`'s hybrid R@5: both search for 10 tools with the native default (a filled page).
+
+/// Built with the boundary on, the program only says how to run it: using the crate would then
+/// need symbols only Node has.
+#[cfg(feature = "node")]
+fn main() {
+    eprintln!("run it without the Node-API boundary: node bench/ablation.mjs");
+    std::process::exit(2);
+}
+
+#[cfg(not(feature = "node"))]
+fn main() {
+    ablation::main();
+}
+
+#[cfg(not(feature = "node"))]
+mod ablation {
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
+
+    use dsh_tool_search::{set_vector_cache, Contextual, Index, Json, Model, Params, Searcher, SemanticModel};
+
+    /// One way of ranking: the shipped one, or the shipped one with one rule off.
+    struct Variant {
+        name: &'static str,
+        params: Params,
+        transformer: bool,
+        fill: bool,
+    }
+
+    fn variants() -> Vec<Variant> {
+        let shipped = Params::default;
+        let off = |name, change: fn(&mut Params)| {
+            let mut params = shipped();
+            change(&mut params);
+            Variant { name, params, transformer: true, fill: true }
+        };
+        vec![
+            Variant { name: "shipped (R@5)", params: shipped(), transformer: true, fill: true },
+            off("no prefix matching", |p| p.prefix_weight = 0.0),
+            off("no fusion of a query's requests", |p| p.fusion_k = 0.0),
+            off("table: whole query only", |p| p.semantic_whole = 1.0),
+            off("no name agreement", |p| p.agreement_weight = 0.0),
+            off("semantic: transformer only", |p| p.contextual_share = 1.0),
+            Variant { name: "semantic: table only", params: shipped(), transformer: false, fill: true },
+            Variant { name: "no fill", params: shipped(), transformer: true, fill: false },
+            off("lexical (no semantic stage)", |p| p.semantic_weight = 0.0),
+        ]
+    }
+
+    struct Request {
+        query: String,
+        relevant: Vec<String>,
+        part: String,
+    }
+
+    pub fn main() {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let (Some(sets), Some(models)) = (args.first(), args.get(1)) else {
+            eprintln!("usage: ablation SETS_DIR MODEL_DIR [CACHE_DIR] (node bench/ablation.mjs runs it)");
+            std::process::exit(2);
+        };
+        set_vector_cache(args.get(2).filter(|dir| !dir.is_empty()).map(PathBuf::from));
+        let (sets, models) = (Path::new(sets), Path::new(models));
+        let table = Arc::new(Model::from_file(&models.join("model.bin")).expect("the word table"));
+        let contextual = Arc::new(Contextual::from_file(&models.join("encoder.bin")).expect("the transformer"));
+        let variants = variants();
+        let mut columns = Vec::new();
+        let mut rows = vec![Vec::new(); variants.len()];
+        for line in read(&sets.join("sets.jsonl")).lines().filter(|line| !line.trim().is_empty()) {
+            let json = Json::parse(line).expect("a JSON line");
+            let id = json.get_str(json.root(), "id").expect("a set's id").to_string();
+            let catalog = read(&sets.join(format!("{id}.catalog.json")));
+            let requests = requests(&read(&sets.join(format!("{id}.requests.jsonl"))));
+            let indexes: Vec<Index> = variants
+                .iter()
+                .map(|variant| {
+                    let model = SemanticModel { table: table.clone(), contextual: variant.transformer.then(|| contextual.clone()) };
+                    let index = Index::from_catalog_ranked(&catalog, variant.params.clone(), Some(model)).expect("a catalog");
+                    index.wait_for_vectors();
+                    index
+                })
+                .collect();
+            for (part, recalls) in recall_by_part(&variants, &indexes, &requests) {
+                columns.push(format!("{id} {part}"));
+                for (row, recall) in rows.iter_mut().zip(recalls) {
+                    row.push(recall);
+                }
+            }
+            eprintln!("ablation: {id} done");
+        }
+        print_table(&variants, &columns, &rows);
+    }
+
+    /// Mean R@5 of each variant's index, per part of the requests (parts in name order).
+    fn recall_by_part(variants: &[Variant], indexes: &[Index], requests: &[Request]) -> Vec<(String, Vec<f64>)> {
+        let mut parts: Vec<&str> = requests.iter().map(|request| request.part.as_str()).collect();
+        parts.sort_unstable();
+        parts.dedup();
+        parts
+            .iter()
+            .map(|&part| {
+                let requests: Vec<&Request> = requests.iter().filter(|request| request.part == part).collect();
+                let mut sums = vec![0.0; variants.len()];
+                // Variant by variant within a request, so the transformer reads each query once
+                // (the core remembers the latest queries' vectors).
+                for request in &requests {
+                    for ((variant, index), sum) in variants.iter().zip(indexes).zip(&mut sums) {
+                        let searcher = Searcher::new(index);
+                        let hits = if variant.fill { searcher.search_filled(&request.query, 10, &[]) } else { searcher.search(&request.query, 10, &[]) };
+                        let found = request.relevant.iter().filter(|name| hits.iter().take(5).any(|hit| hit.name == name.as_str())).count();
+                        *sum += found as f64 / request.relevant.len() as f64;
+                    }
+                }
+                (part.to_string(), sums.iter().map(|sum| sum / requests.len() as f64).collect())
+            })
+            .collect()
+    }
+
+    /// The shipped row as R@5, every other as its difference from it in thousandths.
+    fn print_table(variants: &[Variant], columns: &[String], rows: &[Vec<f64>]) {
+        println!("| Ranking | {} |", columns.join(" | "));
+        println!("| --- |{}", " ---: |".repeat(columns.len()));
+        for (number, (variant, row)) in variants.iter().zip(rows).enumerate() {
+            let cell = |(value, shipped): (&f64, &f64)| if number == 0 { format!("{value:.3}") } else { signed((value - shipped) * 1000.0) };
+            let cells: Vec<String> = row.iter().zip(&rows[0]).map(cell).collect();
+            println!("| {} | {} |", variant.name, cells.join(" | "));
+        }
+    }
+
+    fn signed(thousandths: f64) -> String {
+        let rounded = thousandths.round();
+        if rounded == 0.0 { "0".to_string() } else { format!("{rounded:+}") }
+    }
+
+    fn requests(text: &str) -> Vec<Request> {
+        let request = |line: &str| {
+            let json = Json::parse(line).expect("a JSON line");
+            let root = json.root();
+            let text = |key| json.get_str(root, key).expect("query and part").to_string();
+            let relevant = json.get(root, "relevant").and_then(|list| json.items(list)).expect("relevant tools");
+            let relevant = relevant.iter().filter_map(|&name| json.str_of(name)).map(String::from).collect();
+            Request { query: text("query"), relevant, part: text("part") }
+        };
+        text.lines().filter(|line| !line.trim().is_empty()).map(request).collect()
+    }
+
+    fn read(path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+    }
+}
