@@ -18,7 +18,8 @@
 //   pnpm benchmark --verify         measure tokens and eval again and compare them with the JSON
 //                                   (they are deterministic; speed and memory are not compared)
 //   pnpm run benchmark:check        fail when the README section and the JSON disagree, or the
-//                                   JSON's cost section no longer follows from its token table
+//                                   JSON's cost section no longer follows from its token table,
+//                                   or the README's ablation table from its eval figures
 //
 // `pnpm benchmark` builds the plugin (dist/) first; the native addon is used as built
 // (`pnpm run build:native`).
@@ -28,6 +29,7 @@ import os from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
 import { checkCostSection, costSection } from './cost/cost.mjs'
+import { checkAblationTable } from './report/ablation-table.mjs'
 import { COST_OPTIONS, costParameters } from './cost/parameters.mjs'
 import { EVAL_INPUT_FILES } from './lib/eval-sets.mjs'
 import { modelFile } from './lib/model.mjs'
@@ -54,11 +56,12 @@ const { values: options } = parseArgs({
 
 if (options.check) {
   const results = readResults()
-  const problems = [...checkCostSection(results.tokens, results.cost), ...checkReadmeSection(readFileSync(README, 'utf8'), results)]
+  const readme = readFileSync(README, 'utf8')
+  const problems = [...checkCostSection(results.tokens, results.cost), ...checkReadmeSection(readme, results), ...checkAblationTable(readme, results)]
   for (const problem of problems) console.error(problem)
   console.log(problems.length === 0
-    ? 'README benchmark section matches docs/benchmark-results.json'
-    : `README benchmark section differs from docs/benchmark-results.json in ${problems.length} line(s); run \`pnpm benchmark --readme\``)
+    ? 'README benchmark section and ablation table match docs/benchmark-results.json'
+    : `README differs from docs/benchmark-results.json in ${problems.length} place(s), each named above`)
   process.exitCode = problems.length === 0 ? 0 : 1
 } else if (options.tokens) {
   const fresh = await deterministicPart()

@@ -1,0 +1,35 @@
+// The README's ablation table (`node bench/ablation.mjs` prints it) is written by hand from the
+// script's output, so nothing regenerates it when the ranking changes. Its shipped row is the
+// hybrid ranking's R@5 that the results JSON records too; `pnpm run benchmark:check` compares
+// the two, so a ranking change that moves a figure flags the table for another run.
+
+/** @typedef {import('./report.mjs').Results} Results */
+
+const SHIPPED = '| shipped (R@5) |'
+
+/** @param {string} line */
+const cells = (line) => line.trim().replace(/^\||\|$/g, '').split('|').map((cell) => cell.trim())
+
+/**
+ * Where the README's ablation shipped row disagrees with the recorded eval (empty: it agrees).
+ * @param {string} readme
+ * @param {Results} results
+ * @returns {string[]}
+ */
+export function checkAblationTable(readme, results) {
+  const lines = readme.split('\n')
+  const row = lines.findIndex((line) => line.startsWith(SHIPPED))
+  if (row < 2) return [`README.md has no ablation table (a row starting "${SHIPPED}" under its header)`]
+  const [, ...columns] = cells(lines[row - 2] ?? '')
+  const [, ...figures] = cells(lines[row] ?? '')
+  if (columns.length !== figures.length) return ['the README ablation table\'s shipped row and header differ in length']
+  return columns.flatMap((column, i) => {
+    const [id, part] = column.split(' ')
+    const set = results.eval.sets.find((candidate) => candidate.id === id)
+    const recorded = set === undefined || part === undefined ? undefined : set.hybrid[/** @type {'all' | 'dev' | 'held'} */ (part)]?.r5
+    if (recorded === undefined) return [`the README ablation table names "${column}", which the recorded eval does not have`]
+    return recorded.toFixed(3) === figures[i]
+      ? []
+      : [`the README ablation table has ${figures[i]} for ${column}, the recorded eval ${recorded.toFixed(3)}: run node bench/ablation.mjs and update the table`]
+  })
+}
