@@ -43,7 +43,7 @@ describe('malformed catalogs', () => {
 
 describe('usage errors', () => {
   it('rejects unknown commands and options, and missing or bad values', () => {
-    expectInputError(['find', 'x'], 'unknown command \'find\' (commands: search, explain, lint; see: dsh-tool-search --help)')
+    expectInputError(['find', 'x'], 'unknown command \'find\' (commands: search, explain, lint, eval; see: dsh-tool-search --help)')
     expectInputError(['search', 'x', '--limt', '3'], 'unknown option \'--limt\' (see: dsh-tool-search search --help)')
     expectInputError(['search', 'x', '--catalog'], 'option \'-c, --catalog <value>\' argument missing (see: dsh-tool-search search --help)')
     expectInputError(['search', 'x', '--limit', 'many'], '--limit must be a whole number of at least 1, got \'many\' (see: dsh-tool-search search --help)')
@@ -74,7 +74,7 @@ describe('help and version', () => {
   })
 
   it('shows each command\'s help, in every spelling', () => {
-    for (const command of ['search', 'explain', 'lint']) {
+    for (const command of ['search', 'explain', 'lint', 'eval']) {
       const expected = cli([command, '--help']).stdout
       expect(expected).toMatch(new RegExp(`^Usage: dsh-tool-search ${command} `))
       expect(expected).toContain('--catalog FILE')
@@ -84,7 +84,7 @@ describe('help and version', () => {
       expect(cli([command, 'a', 'b', 'c', '--help']).code).toBe(0)
       expect(cli([command, '--help', '--bogus']).code).toBe(2)
     }
-    expectInputError(['help', 'find'], 'unknown command \'find\' (commands: search, explain, lint)')
+    expectInputError(['help', 'find'], 'unknown command \'find\' (commands: search, explain, lint, eval)')
   })
 
   it('lint\'s help documents the severities and exit codes', () => {

@@ -13,10 +13,12 @@ import { cli, fixture } from './cli.ts'
 const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
 const SECTION = README.slice(README.indexOf('<!-- cli:start -->'), README.indexOf('<!-- cli:end -->'))
 
-// The example catalogs the README lints, under the names it gives them.
+// The example catalogs (and requests) the README lints and measures, under the names it gives them.
 const dir = mkdtempSync(join(tmpdir(), 'dsh-tool-search-readme-'))
 copyFileSync(fixture('problems.json'), join(dir, 'tools.json'))
 copyFileSync(fixture('mcp-dotted.json'), join(dir, 'drive-tools.json'))
+copyFileSync(fixture('weather.json'), join(dir, 'weather.json'))
+copyFileSync(fixture('weather-requests.jsonl'), join(dir, 'requests.jsonl'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 interface Example { command: string, args: string[], output: string, code: number | undefined }
@@ -43,7 +45,7 @@ describe('the README\'s command-line examples', () => {
 
   it('are there to check', () => {
     expect(SECTION).not.toBe('')
-    expect(all.map(example => example.args[0])).toEqual(expect.arrayContaining(['search', 'explain', 'lint']))
+    expect(all.map(example => example.args[0])).toEqual(expect.arrayContaining(['search', 'explain', 'lint', 'eval']))
   })
 
   for (const example of all) {

@@ -115,13 +115,17 @@ function shownName(file) {
   return file === '-' ? 'standard input' : file
 }
 
-/** @param {string} file */
-function readText(file) {
+/**
+ * A file's text (`-`: standard input), or an input error that says why it cannot be read.
+ * @param {string} file
+ * @param {string} [what] what the file is, for the message
+ */
+export function readText(file, what = 'catalog') {
   try {
     return readFileSync(file === '-' ? 0 : file, 'utf8')
   } catch (error) {
     const { code, message } = /** @type {NodeJS.ErrnoException} */ (error)
     const why = { ENOENT: 'no such file', EISDIR: 'it is a directory', EACCES: 'permission denied' }[code ?? ''] ?? message
-    throw new InputError(`cannot read catalog ${file === '-' ? 'from standard input' : file}: ${why}`)
+    throw new InputError(`cannot read ${what} ${file === '-' ? 'from standard input' : file}: ${why}`)
   }
 }

@@ -3,11 +3,12 @@ import { readFileSync } from 'node:fs'
 import { native } from '../../dist/native.js'
 import { parseCommandArgs } from './args.js'
 import { InputError } from './errors.js'
+import * as evaluate from './eval.js'
 import * as explain from './explain.js'
 import * as lint from './lint.js'
 import * as search from './search.js'
 
-const COMMANDS = new Map([search, explain, lint].map(command => [command.name, command]))
+const COMMANDS = new Map([search, explain, lint, evaluate].map(command => [command.name, command]))
 
 const HELP = `Usage: dsh-tool-search <command> [options]
 
@@ -22,6 +23,7 @@ Examples:
   dsh-tool-search search "create a github issue"
   dsh-tool-search explain "find files by name" glob
   dsh-tool-search lint --catalog tools.json
+  dsh-tool-search eval --catalog tools.json --requests requests.jsonl
 
 Options:
   -h, --help     show this help; <command> --help shows a command's
