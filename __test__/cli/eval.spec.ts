@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cli, cliJson, fixture } from './cli.ts'
 
@@ -45,6 +47,16 @@ describe('eval', () => {
     expect(json.ranking).toBe('lexical')
     expect(json.r5).toBe(0.5)
     expect(json.missed.map(miss => miss.query)).toEqual(['how much is 20 dollars in euros', 'send a fax'])
+  })
+
+  it('gives the figures pnpm eval recorded for a labelled set of the repository (ToolTalk, whole)', () => {
+    const root = join(import.meta.dirname, '..', '..')
+    const data = join(root, 'bench', 'data', 'tooltalk')
+    const { json } = cliJson<EvalJson>(['eval', '-c', join(data, 'catalog.json'), '-r', join(data, 'queries.jsonl')])
+    const results = JSON.parse(readFileSync(join(root, 'docs', 'benchmark-results.json'), 'utf8')) as { eval: { sets: { id: string, hybrid: { all: object } }[] } }
+    const recorded = results.eval.sets.find(set => set.id === 'tooltalk')?.hybrid.all
+    expect(recorded).toBeDefined()
+    expect({ requests: json.requests, r1: json.r1, r5: json.r5, r10: json.r10, ndcg10: json.ndcg10 }).toEqual(recorded)
   })
 
   it('reads the requests from standard input', () => {
