@@ -9,7 +9,7 @@
 // `--json` prints the figures as JSON only.
 import { fileURLToPath } from 'node:url'
 import { ToolIndex } from '../index.js'
-import { ndcgAt, recallAt, summarize } from './lib/eval-metrics.mjs'
+import { requestMetrics, summarize } from './lib/eval-metrics.mjs'
 import { evalSets } from './lib/eval-sets.mjs'
 import { evalLines } from './report/eval-report.mjs'
 
@@ -27,16 +27,7 @@ async function rankSet({ catalog, requests, whole }, ranking) {
   const index = ToolIndex.fromJson(JSON.stringify(catalog), { ranking })
   if (index.ranking !== ranking) throw new Error(`asked for a ${ranking} index, got a ${index.ranking} one`)
   await index.ready()
-  const rows = requests.map(({ query, relevant, part }) => {
-    const ranked = index.search(query, 10).map((hit) => hit.name)
-    return {
-      part,
-      r1: recallAt(ranked, relevant, 1),
-      r5: recallAt(ranked, relevant, 5),
-      r10: recallAt(ranked, relevant, 10),
-      ndcg10: ndcgAt(ranked, relevant, 10),
-    }
-  })
+  const rows = requests.map(({ query, relevant, part }) => ({ part, ...requestMetrics(index.search(query, 10).map((hit) => hit.name), relevant) }))
   const exactHits = catalog.filter(({ name }) => index.search(name, 1)[0]?.name === name).length
   /** @type {RankingFigures} */
   const figures = { exactNameR1: Math.round((exactHits / catalog.length) * 1000) / 1000, all: summarize(rows) }

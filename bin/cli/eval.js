@@ -5,7 +5,7 @@ import { MAX_QUERY_CHARS } from '../../dist/contract.js'
 import { CATALOG_OPTIONS, COMMON_OPTIONS, RANKING_HELP, ranking as rankingChoice, usage } from './args.js'
 import { loadCatalog, readText } from './catalog.js'
 import { count, cut, WIDTH } from './format.js'
-import { ndcgAt, recallAt } from './metrics.js'
+import { requestMetrics, summarize } from './metrics.js'
 
 /** The page each request is ranked to, as `pnpm eval` ranks it: enough for R@10 and NDCG@10. */
 const PAGE = 10
@@ -82,15 +82,13 @@ export async function run({ values, positionals }) {
   const known = new Set(catalog.tools.map(tool => tool.name))
   const rows = requests.map(({ query, relevant }) => {
     const ranked = catalog.index.search(query, PAGE).map(hit => hit.name)
-    return { query, relevant, top5: ranked.slice(0, 5), r1: recallAt(ranked, relevant, 1), r5: recallAt(ranked, relevant, 5), r10: recallAt(ranked, relevant, 10), ndcg10: ndcgAt(ranked, relevant, 10) }
+    return { query, relevant, top5: ranked.slice(0, 5), ...requestMetrics(ranked, relevant) }
   })
-  /** @param {'r1' | 'r5' | 'r10' | 'ndcg10'} key */
-  const mean = key => Math.round((rows.reduce((sum, row) => sum + row[key], 0) / rows.length) * 1000) / 1000
-  const figures = { r1: mean('r1'), r5: mean('r5'), r10: mean('r10'), ndcg10: mean('ndcg10') }
+  const figures = summarize(rows)
   const missed = rows.filter(row => row.r5 < 1).map(({ query, relevant, top5 }) => ({ query, relevant, found: top5.filter(tool => relevant.includes(tool)) }))
   const unknown = [...new Set(requests.flatMap(request => request.relevant))].filter(tool => !known.has(tool)).sort()
   if (values['json']) {
-    return { stdout: JSON.stringify({ catalog: catalog.label, ranking: catalog.index.ranking, requests: rows.length, ...figures, missed, unknown }, null, 2), code: 0 }
+    return { stdout: JSON.stringify({ catalog: catalog.label, ranking: catalog.index.ranking, ...figures, missed, unknown }, null, 2), code: 0 }
   }
   const by = catalog.index.ranking === 'hybrid' ? 'ranked by words and meaning' : 'ranked by words'
   const lines = [
