@@ -86,8 +86,12 @@ mod ablation {
             let indexes: Vec<Index> = variants
                 .iter()
                 .map(|variant| {
-                    let model = SemanticModel { table: table.clone(), contextual: variant.transformer.then(|| contextual.clone()) };
-                    let index = Index::from_catalog_ranked(&catalog, variant.params.clone(), Some(model)).expect("a catalog");
+                    let model = SemanticModel {
+                        table: table.clone(),
+                        contextual: variant.transformer.then(|| contextual.clone()),
+                    };
+                    let index =
+                        Index::from_catalog_ranked(&catalog, variant.params.clone(), Some(model)).expect("a catalog");
                     index.wait_for_vectors();
                     index
                 })
@@ -118,8 +122,16 @@ mod ablation {
                 for request in &requests {
                     for ((variant, index), sum) in variants.iter().zip(indexes).zip(&mut sums) {
                         let searcher = Searcher::new(index);
-                        let hits = if variant.fill { searcher.search_filled(&request.query, 10, &[]) } else { searcher.search(&request.query, 10, &[]) };
-                        let found = request.relevant.iter().filter(|name| hits.iter().take(5).any(|hit| hit.name == name.as_str())).count();
+                        let hits = if variant.fill {
+                            searcher.search_filled(&request.query, 10, &[])
+                        } else {
+                            searcher.search(&request.query, 10, &[])
+                        };
+                        let found = request
+                            .relevant
+                            .iter()
+                            .filter(|name| hits.iter().take(5).any(|hit| hit.name == name.as_str()))
+                            .count();
                         *sum += found as f64 / request.relevant.len() as f64;
                     }
                 }
@@ -133,7 +145,13 @@ mod ablation {
         println!("| Ranking | {} |", columns.join(" | "));
         println!("| --- |{}", " ---: |".repeat(columns.len()));
         for (number, (variant, row)) in variants.iter().zip(rows).enumerate() {
-            let cell = |(value, shipped): (&f64, &f64)| if number == 0 { format!("{value:.3}") } else { signed((value - shipped) * 1000.0) };
+            let cell = |(value, shipped): (&f64, &f64)| {
+                if number == 0 {
+                    format!("{value:.3}")
+                } else {
+                    signed((value - shipped) * 1000.0)
+                }
+            };
             let cells: Vec<String> = row.iter().zip(&rows[0]).map(cell).collect();
             println!("| {} | {} |", variant.name, cells.join(" | "));
         }
@@ -141,7 +159,11 @@ mod ablation {
 
     fn signed(thousandths: f64) -> String {
         let rounded = thousandths.round();
-        if rounded == 0.0 { "0".to_string() } else { format!("{rounded:+}") }
+        if rounded == 0.0 {
+            "0".to_string()
+        } else {
+            format!("{rounded:+}")
+        }
     }
 
     fn requests(text: &str) -> Vec<Request> {

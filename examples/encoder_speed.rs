@@ -12,7 +12,9 @@
 /// says how to run it: using the crate would then need symbols only Node has.
 #[cfg(feature = "node")]
 fn main() {
-    eprintln!("run it without the Node-API boundary: cargo run --release --no-default-features --example encoder_speed");
+    eprintln!(
+        "run it without the Node-API boundary: cargo run --release --no-default-features --example encoder_speed"
+    );
     std::process::exit(2);
 }
 
@@ -23,13 +25,16 @@ fn main() {
     use std::time::Instant;
 
     const RUNS: usize = 21;
-    let path = std::env::args().nth(1).map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin"), PathBuf::from);
+    let path = std::env::args()
+        .nth(1)
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin"), PathBuf::from);
     let encoder = Encoder::from_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     println!("{encoder:?}, kernels: {}", encoder.kernels());
     let embed = |ids: &[u32], shared: bool| if shared { encoder.embed_ids_shared(ids) } else { encoder.embed_ids(ids) };
     for (tokens, shared) in [12, 40, 128].into_iter().flat_map(|tokens| [(tokens, false), (tokens, true)]) {
         // [CLS], ordinary word pieces, [SEP]: the cost depends on the length only.
-        let ids: Vec<u32> = std::iter::once(101).chain((0..tokens as u32 - 2).map(|i| 2000 + 37 * i)).chain([102]).collect();
+        let ids: Vec<u32> =
+            std::iter::once(101).chain((0..tokens as u32 - 2).map(|i| 2000 + 37 * i)).chain([102]).collect();
         embed(&ids, shared);
         let mut times: Vec<f64> = (0..RUNS)
             .map(|_| {

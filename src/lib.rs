@@ -49,8 +49,9 @@ pub use input::projection::{project, Field, Projection, FIELDS};
 pub use input::summary::{summarize, MAX_SUMMARY_CHARS};
 // Every bound on what the core takes, and the checks the addon makes before it reads a value.
 pub use limits::{
-    check_exclusions, check_query, check_query_units, result_count, TextLimit, CACHE_DIR, CATALOG_TEXT, EVENTS_TEXT, MAX_CATALOG_BYTES,
-    MAX_EVENTS_BYTES, MAX_NAME_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS, MODEL_PATH, PAYLOAD_TEXT, TOOL_NAME,
+    check_exclusions, check_query, check_query_units, result_count, TextLimit, CACHE_DIR, CATALOG_TEXT, EVENTS_TEXT,
+    MAX_CATALOG_BYTES, MAX_EVENTS_BYTES, MAX_NAME_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS, MODEL_PATH,
+    PAYLOAD_TEXT, TOOL_NAME,
 };
 // What the model is told about the catalog besides ranked hits.
 pub use hints::{match_strength, nearest, outline, Group, Outline};

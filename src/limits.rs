@@ -150,17 +150,32 @@ mod tests {
         for query in ["w".repeat(MAX_QUERY_CHARS), "🌦".repeat(MAX_QUERY_CHARS)] {
             assert!(check_query_units(query.encode_utf16().count()).is_ok());
         }
-        assert_eq!(check_query_units(2 * MAX_QUERY_CHARS + 1).unwrap_err(), "query is at least 4097 characters long; the limit is 4096");
-        assert_eq!(check_query_units(u32::MAX as usize).unwrap_err(), "query is at least 2147483648 characters long; the limit is 4096");
+        assert_eq!(
+            check_query_units(2 * MAX_QUERY_CHARS + 1).unwrap_err(),
+            "query is at least 4097 characters long; the limit is 4096"
+        );
+        assert_eq!(
+            check_query_units(u32::MAX as usize).unwrap_err(),
+            "query is at least 2147483648 characters long; the limit is 4096"
+        );
     }
 
     #[test]
     fn texts_are_checked_by_code_units_before_reading_and_by_bytes_after() {
         for limit in [CATALOG_TEXT, EVENTS_TEXT, PAYLOAD_TEXT, TOOL_NAME] {
-            assert!(limit.check_units(limit.max_bytes).is_ok() && limit.check_bytes(limit.max_bytes).is_ok(), "{limit:?}");
+            assert!(
+                limit.check_units(limit.max_bytes).is_ok() && limit.check_bytes(limit.max_bytes).is_ok(),
+                "{limit:?}"
+            );
             let over = limit.max_bytes + 1;
-            assert_eq!(limit.check_units(over).unwrap_err(), format!("{} is at least {over} bytes; the limit is {} bytes", limit.name, limit.max_bytes));
-            assert_eq!(limit.check_bytes(over).unwrap_err(), format!("{} is {over} bytes; the limit is {} bytes", limit.name, limit.max_bytes));
+            assert_eq!(
+                limit.check_units(over).unwrap_err(),
+                format!("{} is at least {over} bytes; the limit is {} bytes", limit.name, limit.max_bytes)
+            );
+            assert_eq!(
+                limit.check_bytes(over).unwrap_err(),
+                format!("{} is {over} bytes; the limit is {} bytes", limit.name, limit.max_bytes)
+            );
         }
         // One code unit can take three bytes: a text within the bound by units may still be over it.
         let name = "é".repeat(MAX_NAME_BYTES / 2 + 1);
@@ -172,7 +187,10 @@ mod tests {
     fn an_exclusion_list_holds_at_most_one_entry_per_tool() {
         assert!(check_exclusions(0).is_ok() && check_exclusions(MAX_TOOLS).is_ok());
         assert_eq!(check_exclusions(MAX_TOOLS + 1).unwrap_err(), "exclude holds 100001 entries; the limit is 100000");
-        assert_eq!(check_exclusions(u32::MAX as usize).unwrap_err(), "exclude holds 4294967295 entries; the limit is 100000");
+        assert_eq!(
+            check_exclusions(u32::MAX as usize).unwrap_err(),
+            "exclude holds 4294967295 entries; the limit is 100000"
+        );
     }
 
     #[test]

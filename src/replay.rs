@@ -113,7 +113,9 @@ impl<'a> Replay<'a> {
                 }
             }
             Some("tool/result") => self.tool_result(data),
-            Some("tool/code-dispatch") if json.get_str(data, "name") == Some(SEARCH_TOOL) && is_false(json, data, "isError") => {
+            Some("tool/code-dispatch")
+                if json.get_str(data, "name") == Some(SEARCH_TOOL) && is_false(json, data, "isError") =>
+            {
                 let prefetch = json.get_str(data, "rootCallId").is_some_and(|id| id.starts_with(PREFETCH_ROOT));
                 self.content(data, prefetch);
             }
@@ -179,7 +181,8 @@ pub fn selection_from_payload(text: &str) -> Vec<String> {
 /// `text` parsed, when it is a payload of the version this replay understands.
 fn version_one(text: &str) -> Option<Json<'_>> {
     let payload = Json::parse(text).ok()?;
-    let known = payload.get(payload.root(), "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(SCHEMA_VERSION));
+    let known =
+        payload.get(payload.root(), "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(SCHEMA_VERSION));
     known.then_some(payload)
 }
 
@@ -187,7 +190,9 @@ fn version_one(text: &str) -> Option<Json<'_>> {
 fn selected_names(payload: &Json<'_>) -> Vec<String> {
     let root = payload.root();
     let discover = payload.get(root, "discover").map(|v| payload.node(v)) == Some(&Node::Bool(true));
-    let Some(tools) = payload.get(root, "tools").and_then(|t| payload.items(t)).filter(|_| !discover) else { return Vec::new() };
+    let Some(tools) = payload.get(root, "tools").and_then(|t| payload.items(t)).filter(|_| !discover) else {
+        return Vec::new();
+    };
     let mut seen = HashSet::new();
     let mut names = Vec::new();
     for &tool in tools {
@@ -221,15 +226,15 @@ mod tests {
     }
 
     fn payload(names: &[&str]) -> String {
-        let tools: Vec<String> = names
-            .iter()
-            .map(|n| format!(r#"{{"name":"{n}","description":"d","score":1.5}}"#))
-            .collect();
+        let tools: Vec<String> =
+            names.iter().map(|n| format!(r#"{{"name":"{n}","description":"d","score":1.5}}"#)).collect();
         format!(r#"{{"schemaVersion":1,"query":"q","tools":[{}]}}"#, tools.join(","))
     }
 
     fn call(id: &str, name: &str) -> String {
-        format!(r#"{{"type":"tool/call","seq":1,"time":0,"data":{{"turn":1,"step":1,"callId":"{id}","name":"{name}","arguments":"{{}}"}}}}"#)
+        format!(
+            r#"{{"type":"tool/call","seq":1,"time":0,"data":{{"turn":1,"step":1,"callId":"{id}","name":"{name}","arguments":"{{}}"}}}}"#
+        )
     }
 
     fn text_part(text: &str) -> String {
@@ -277,7 +282,10 @@ mod tests {
 
     fn prefetch(key: &str, text: &str) -> String {
         let root = format!("{PREFETCH_ROOT}{key}");
-        dispatch(SEARCH_TOOL, false, text).replace(r#""rootCallId":"r","parentCallId":"p","subCallId":"p:code:1""#, &format!(r#""rootCallId":"{root}","parentCallId":"{root}","subCallId":"{root}:1""#))
+        dispatch(SEARCH_TOOL, false, text).replace(
+            r#""rootCallId":"r","parentCallId":"p","subCallId":"p:code:1""#,
+            &format!(r#""rootCallId":"{root}","parentCallId":"{root}","subCallId":"{root}:1""#),
+        )
     }
 
     #[test]
@@ -300,7 +308,8 @@ mod tests {
 
     #[test]
     fn skips_failed_results() {
-        let flagged = result("c1", &payload(&["a"])).replace(r#""toolCallId":"c1""#, r#""toolCallId":"c1","isError":true"#);
+        let flagged =
+            result("c1", &payload(&["a"])).replace(r#""toolCallId":"c1""#, r#""toolCallId":"c1","isError":true"#);
         let with_error = result_with("c2", &[text_part(&payload(&["b"]))], r#""error":{"name":"E","code":"BLOCKED"},"#);
         let events = [call("c1", SEARCH_TOOL), flagged, call("c2", SEARCH_TOOL), with_error];
         assert!(replay(&events).is_empty());
@@ -308,11 +317,7 @@ mod tests {
 
     #[test]
     fn skips_results_of_other_tools_and_orphans() {
-        let events = [
-            call("c1", "bash"),
-            result("c1", &payload(&["a"])),
-            result("missing-call", &payload(&["b"])),
-        ];
+        let events = [call("c1", "bash"), result("c1", &payload(&["a"])), result("missing-call", &payload(&["b"]))];
         assert!(replay(&events).is_empty());
     }
 
@@ -333,7 +338,11 @@ mod tests {
 
     #[test]
     fn includes_searches_made_inside_run_code() {
-        let events = [dispatch(SEARCH_TOOL, false, &payload(&["sdk_tool"])), dispatch(SEARCH_TOOL, true, &payload(&["failed"])), dispatch("other", false, &payload(&["other"]))];
+        let events = [
+            dispatch(SEARCH_TOOL, false, &payload(&["sdk_tool"])),
+            dispatch(SEARCH_TOOL, true, &payload(&["failed"])),
+            dispatch("other", false, &payload(&["other"])),
+        ];
         assert_eq!(replay(&events), ["sdk_tool"]);
     }
 
@@ -365,7 +374,10 @@ mod tests {
             call("c1", SEARCH_TOOL),
             result("c1", &payload(&["a"])),
         ];
-        assert_eq!(replay_all(&events), Selection { selected: vec!["b".into(), "a".into()], prefetched: vec!["b".into()], dropped: vec![] });
+        assert_eq!(
+            replay_all(&events),
+            Selection { selected: vec!["b".into(), "a".into()], prefetched: vec!["b".into()], dropped: vec![] }
+        );
     }
 
     #[test]
@@ -420,7 +432,12 @@ mod tests {
     fn a_discover_payload_selects_nothing_live_or_on_replay() {
         let discover = payload(&["shown"]).replace(r#""query":"q","#, r#""query":"q","discover":true,"#);
         assert!(selection_from_payload(&discover).is_empty());
-        let events = [call("c1", SEARCH_TOOL), result("c1", &discover), dispatch(SEARCH_TOOL, false, &discover), prefetch("m", &discover)];
+        let events = [
+            call("c1", SEARCH_TOOL),
+            result("c1", &discover),
+            dispatch(SEARCH_TOOL, false, &discover),
+            prefetch("m", &discover),
+        ];
         assert_eq!(replay_all(&events), Selection::default());
         // Only a literal `true` marks it; anything else is an ordinary payload.
         for marker in ["false", "1", r#""true""#, "null"] {
@@ -437,7 +454,8 @@ mod tests {
             r#"{"type":"tool/result"}"#.to_string(),
             r#"{"type":"tool/result","data":{"message":{"content":"x"}}}"#.to_string(),
             r#"{"type":"tool/call","data":{"callId":5}}"#.to_string(),
-            r#"{"type":"tool/code-dispatch","data":{"name":"tool_search","content":[{"type":"text","text":"{}"}]}}"#.to_string(),
+            r#"{"type":"tool/code-dispatch","data":{"name":"tool_search","content":[{"type":"text","text":"{}"}]}}"#
+                .to_string(),
             call("c1", SEARCH_TOOL),
             result("c1", &payload(&["survivor"])),
         ];
@@ -470,7 +488,8 @@ mod tests {
 
     #[test]
     fn replay_selects_what_each_result_text_selects() {
-        let texts = [payload(&["a", "b"]), "noise".to_string(), payload(&["b", "c"]), payload(&["d"]).replace(":1,", ":2,")];
+        let texts =
+            [payload(&["a", "b"]), "noise".to_string(), payload(&["b", "c"]), payload(&["d"]).replace(":1,", ":2,")];
         let mut events = Vec::new();
         let mut expected: Vec<String> = Vec::new();
         for (i, text) in texts.iter().enumerate() {

@@ -2,7 +2,9 @@
 //! query forms, and the summary a hit carries.
 #![no_main]
 
-use dsh_tool_search::{check_query, fold_into, requests, summarize, term_of, Analyzer, Piece, Query, MAX_SUMMARY_CHARS};
+use dsh_tool_search::{
+    check_query, fold_into, requests, summarize, term_of, Analyzer, Piece, Query, MAX_SUMMARY_CHARS,
+};
 use libfuzzer_sys::fuzz_target;
 
 fn pieces(analyzer: &mut Analyzer, text: &str) -> Vec<(u8, String, Option<String>)> {

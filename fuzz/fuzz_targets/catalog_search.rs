@@ -50,7 +50,10 @@ fuzz_target!(|data: &[u8]| {
             assert!(!exclude.contains(&hit.name), "excluded names leave the ranking");
             if i > 0 && !(i == 1 && has_exact) {
                 let prev = &hits[i - 1];
-                assert!(prev.score > hit.score || (prev.score == hit.score && prev.name < hit.name), "score, then name");
+                assert!(
+                    prev.score > hit.score || (prev.score == hit.score && prev.name < hit.name),
+                    "score, then name"
+                );
             }
         }
     }

@@ -54,7 +54,13 @@ impl Analyzer {
 
     /// Finds the CJK runs and the identifiers of `text`, whose letters are `units`; `at` maps a
     /// unit index to its byte offset in `text`.
-    fn scan<L: Letter>(&mut self, text: &str, units: &[L], at: &impl Fn(usize) -> usize, emit: &mut impl FnMut(Piece<'_>)) {
+    fn scan<L: Letter>(
+        &mut self,
+        text: &str,
+        units: &[L],
+        at: &impl Fn(usize) -> usize,
+        emit: &mut impl FnMut(Piece<'_>),
+    ) {
         let mut i = 0;
         while i < units.len() {
             let start = i;
@@ -82,7 +88,13 @@ impl Analyzer {
     }
 
     /// An identifier or plain word: its parts, then the whole when there is more than one part.
-    fn compound<L: Letter>(&mut self, text: &str, units: &[L], at: &impl Fn(usize) -> usize, emit: &mut impl FnMut(Piece<'_>)) {
+    fn compound<L: Letter>(
+        &mut self,
+        text: &str,
+        units: &[L],
+        at: &impl Fn(usize) -> usize,
+        emit: &mut impl FnMut(Piece<'_>),
+    ) {
         let mut parts = 0;
         let mut first = 0..0;
         let mut part_start = 0;
@@ -185,7 +197,10 @@ mod tests {
     #[test]
     fn digits_split_from_letters() {
         assert_eq!(pieces("sha256"), ["sha", "256", "=sha256"]);
-        assert_eq!(pieces("Restaurants_2_FindRestaurants"), ["restaurants", "2", "find", "restaurants", "=restaurants2findrestaurants"]);
+        assert_eq!(
+            pieces("Restaurants_2_FindRestaurants"),
+            ["restaurants", "2", "find", "restaurants", "=restaurants2findrestaurants"]
+        );
         assert_eq!(pieces("2022"), ["2022"]);
     }
 
@@ -204,7 +219,10 @@ mod tests {
 
     #[test]
     fn separators_at_the_edges_belong_to_no_word() {
-        assert_eq!(pieces("_private end. __init__ 'quoted' a--b x..y -"), ["private", "end", "init", "quoted", "a", "b", "=ab", "x", "y", "=xy"]);
+        assert_eq!(
+            pieces("_private end. __init__ 'quoted' a--b x..y -"),
+            ["private", "end", "init", "quoted", "a", "b", "=ab", "x", "y", "=xy"]
+        );
     }
 
     #[test]

@@ -11,40 +11,40 @@
 
 /// Sorted, disjoint, and never adjacent (adjacent ranges are merged).
 const RANGES: [(char, char); 53] = [
-    ('\u{02EA}', '\u{02EB}'), // Bopomofo tone marks
-    ('\u{1100}', '\u{11FF}'), // Hangul Jamo
-    ('\u{2E80}', '\u{2E99}'), // Han: CJK radicals supplement
-    ('\u{2E9B}', '\u{2EF3}'), // Han: CJK radicals supplement
-    ('\u{2F00}', '\u{2FD5}'), // Han: Kangxi radicals
-    ('\u{3005}', '\u{3007}'), // Han: 々, 〆 (by Script_Extensions), 〇
-    ('\u{3021}', '\u{302F}'), // Han: Hangzhou numerals; ideographic (by Script_Extensions) and Hangul tone marks
-    ('\u{3031}', '\u{3035}'), // Hiragana, Katakana (by Script_Extensions): vertical kana repeat marks
-    ('\u{3038}', '\u{303C}'), // Han: Hangzhou numerals, 〻; 〼 (by Script_Extensions)
-    ('\u{3041}', '\u{3096}'), // Hiragana
-    ('\u{3099}', '\u{309A}'), // Hiragana, Katakana (by Script_Extensions): combining voiced sound marks
-    ('\u{309D}', '\u{309F}'), // Hiragana iteration marks, ゟ
-    ('\u{30A1}', '\u{30FA}'), // Katakana
-    ('\u{30FC}', '\u{30FF}'), // Katakana: ー (by Script_Extensions), iteration marks, ヿ
-    ('\u{3105}', '\u{312F}'), // Bopomofo
-    ('\u{3131}', '\u{318E}'), // Hangul compatibility Jamo
-    ('\u{31A0}', '\u{31BF}'), // Bopomofo extended
-    ('\u{31F0}', '\u{321E}'), // Katakana phonetic extensions; parenthesized Hangul
-    ('\u{3260}', '\u{327E}'), // Hangul: circled
-    ('\u{32D0}', '\u{32FE}'), // Katakana: circled
-    ('\u{3300}', '\u{3357}'), // Katakana: squared words
-    ('\u{3400}', '\u{4DBF}'), // Han: CJK extension A
-    ('\u{4E00}', '\u{9FFF}'), // Han: CJK unified ideographs
-    ('\u{A960}', '\u{A97C}'), // Hangul Jamo extended-A
-    ('\u{AC00}', '\u{D7A3}'), // Hangul syllables
-    ('\u{D7B0}', '\u{D7C6}'), // Hangul Jamo extended-B
-    ('\u{D7CB}', '\u{D7FB}'), // Hangul Jamo extended-B
-    ('\u{F900}', '\u{FA6D}'), // Han: CJK compatibility ideographs
-    ('\u{FA70}', '\u{FAD9}'), // Han: CJK compatibility ideographs
-    ('\u{FF66}', '\u{FFBE}'), // Katakana halfwidth, ｰ ﾞ ﾟ (by Script_Extensions); Hangul halfwidth
-    ('\u{FFC2}', '\u{FFC7}'), // Hangul halfwidth
-    ('\u{FFCA}', '\u{FFCF}'), // Hangul halfwidth
-    ('\u{FFD2}', '\u{FFD7}'), // Hangul halfwidth
-    ('\u{FFDA}', '\u{FFDC}'), // Hangul halfwidth
+    ('\u{02EA}', '\u{02EB}'),   // Bopomofo tone marks
+    ('\u{1100}', '\u{11FF}'),   // Hangul Jamo
+    ('\u{2E80}', '\u{2E99}'),   // Han: CJK radicals supplement
+    ('\u{2E9B}', '\u{2EF3}'),   // Han: CJK radicals supplement
+    ('\u{2F00}', '\u{2FD5}'),   // Han: Kangxi radicals
+    ('\u{3005}', '\u{3007}'),   // Han: 々, 〆 (by Script_Extensions), 〇
+    ('\u{3021}', '\u{302F}'),   // Han: Hangzhou numerals; ideographic (by Script_Extensions) and Hangul tone marks
+    ('\u{3031}', '\u{3035}'),   // Hiragana, Katakana (by Script_Extensions): vertical kana repeat marks
+    ('\u{3038}', '\u{303C}'),   // Han: Hangzhou numerals, 〻; 〼 (by Script_Extensions)
+    ('\u{3041}', '\u{3096}'),   // Hiragana
+    ('\u{3099}', '\u{309A}'),   // Hiragana, Katakana (by Script_Extensions): combining voiced sound marks
+    ('\u{309D}', '\u{309F}'),   // Hiragana iteration marks, ゟ
+    ('\u{30A1}', '\u{30FA}'),   // Katakana
+    ('\u{30FC}', '\u{30FF}'),   // Katakana: ー (by Script_Extensions), iteration marks, ヿ
+    ('\u{3105}', '\u{312F}'),   // Bopomofo
+    ('\u{3131}', '\u{318E}'),   // Hangul compatibility Jamo
+    ('\u{31A0}', '\u{31BF}'),   // Bopomofo extended
+    ('\u{31F0}', '\u{321E}'),   // Katakana phonetic extensions; parenthesized Hangul
+    ('\u{3260}', '\u{327E}'),   // Hangul: circled
+    ('\u{32D0}', '\u{32FE}'),   // Katakana: circled
+    ('\u{3300}', '\u{3357}'),   // Katakana: squared words
+    ('\u{3400}', '\u{4DBF}'),   // Han: CJK extension A
+    ('\u{4E00}', '\u{9FFF}'),   // Han: CJK unified ideographs
+    ('\u{A960}', '\u{A97C}'),   // Hangul Jamo extended-A
+    ('\u{AC00}', '\u{D7A3}'),   // Hangul syllables
+    ('\u{D7B0}', '\u{D7C6}'),   // Hangul Jamo extended-B
+    ('\u{D7CB}', '\u{D7FB}'),   // Hangul Jamo extended-B
+    ('\u{F900}', '\u{FA6D}'),   // Han: CJK compatibility ideographs
+    ('\u{FA70}', '\u{FAD9}'),   // Han: CJK compatibility ideographs
+    ('\u{FF66}', '\u{FFBE}'),   // Katakana halfwidth, ｰ ﾞ ﾟ (by Script_Extensions); Hangul halfwidth
+    ('\u{FFC2}', '\u{FFC7}'),   // Hangul halfwidth
+    ('\u{FFCA}', '\u{FFCF}'),   // Hangul halfwidth
+    ('\u{FFD2}', '\u{FFD7}'),   // Hangul halfwidth
+    ('\u{FFDA}', '\u{FFDC}'),   // Hangul halfwidth
     ('\u{16FE2}', '\u{16FE3}'), // Han: Old Chinese hook and iteration marks
     ('\u{16FF0}', '\u{16FF6}'), // Han: Vietnamese reading marks
     ('\u{1AFF0}', '\u{1AFF3}'), // Katakana: Taiwanese kana

@@ -60,7 +60,8 @@ mod tests {
 
     #[test]
     fn words_drop_noise_and_repeat_each_term_once() {
-        let texts: Vec<String> = words(&mut Analyzer::new(), "get_the_issues_2_issue-x").into_iter().map(|w| w.text).collect();
+        let texts: Vec<String> =
+            words(&mut Analyzer::new(), "get_the_issues_2_issue-x").into_iter().map(|w| w.text).collect();
         assert_eq!(texts, ["get", "issues"]);
     }
 }

@@ -10,7 +10,12 @@ use crate::analysis::Analyzer;
 
 /// At most `limit` of `names`, leaving out `exclude`, by closeness to `query`, best first, ties by
 /// name in code-point order. A name shares at least one trigram with the query, or is left out.
-pub fn nearest<'a>(query: &str, names: impl IntoIterator<Item = &'a str>, exclude: &[&str], limit: usize) -> Vec<&'a str> {
+pub fn nearest<'a>(
+    query: &str,
+    names: impl IntoIterator<Item = &'a str>,
+    exclude: &[&str],
+    limit: usize,
+) -> Vec<&'a str> {
     let mut analyzer = Analyzer::new();
     let wanted: Vec<Vec<[char; 3]>> = words(&mut analyzer, query).iter().map(trigrams).collect();
     if wanted.is_empty() || limit == 0 {
@@ -25,7 +30,8 @@ pub fn nearest<'a>(query: &str, names: impl IntoIterator<Item = &'a str>, exclud
         let own: Vec<Vec<[char; 3]>> = words(&mut analyzer, name).iter().map(trigrams).collect();
         // Each query word counts with its best match among the name's words. Only `+` and `/` of
         // small integers (exact IEEE operations everywhere): the order is the same on every machine.
-        let closeness: f64 = wanted.iter().map(|query| own.iter().map(|word| dice(query, word)).fold(0.0, f64::max)).sum();
+        let closeness: f64 =
+            wanted.iter().map(|query| own.iter().map(|word| dice(query, word)).fold(0.0, f64::max)).sum();
         if closeness > 0.0 {
             scored.push((closeness, name));
         }
@@ -65,12 +71,17 @@ fn dice(a: &[[char; 3]], b: &[[char; 3]]) -> f64 {
 mod tests {
     use super::*;
 
-    const NAMES: [&str; 5] = ["get_weather_forecast", "convert_currency", "create_issue", "search_issues", "mcp__mail__send_email"];
+    const NAMES: [&str; 5] =
+        ["get_weather_forecast", "convert_currency", "create_issue", "search_issues", "mcp__mail__send_email"];
 
     #[test]
     fn a_misspelled_word_finds_the_name_it_meant() {
         assert_eq!(nearest("wether forcast", NAMES, &[], 2)[0], "get_weather_forecast");
-        assert_eq!(nearest("isues", NAMES, &[], 2), ["search_issues", "create_issue"], "closer to issues than to issue");
+        assert_eq!(
+            nearest("isues", NAMES, &[], 2),
+            ["search_issues", "create_issue"],
+            "closer to issues than to issue"
+        );
         assert_eq!(nearest("emails", NAMES, &[], 1), ["mcp__mail__send_email"]);
     }
 

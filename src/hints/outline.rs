@@ -75,7 +75,11 @@ pub fn outline<'a>(names: impl IntoIterator<Item = &'a str>, words_per_group: us
     }
     let mut groups: Vec<Group> = groups
         .into_iter()
-        .map(|(name, count)| Group { name: name.to_string(), tools: count.tools, words: distinctive(&mut analyzer, name, &count, &tools_with, total, words_per_group) })
+        .map(|(name, count)| Group {
+            name: name.to_string(),
+            tools: count.tools,
+            words: distinctive(&mut analyzer, name, &count, &tools_with, total, words_per_group),
+        })
         .collect();
     groups.sort_by(|a, b| b.tools.cmp(&a.tools).then_with(|| a.name.cmp(&b.name)));
     Outline { groups, ungrouped }
@@ -83,7 +87,14 @@ pub fn outline<'a>(names: impl IntoIterator<Item = &'a str>, words_per_group: us
 
 /// The best `limit` words of one group, leaving out the words of its server's name (the group
 /// name already says them) and words every tool of the catalog carries (idf 0 tells nothing).
-fn distinctive(analyzer: &mut Analyzer, group: &str, count: &GroupCount, tools_with: &FxHashMap<String, usize>, total: usize, limit: usize) -> Vec<String> {
+fn distinctive(
+    analyzer: &mut Analyzer,
+    group: &str,
+    count: &GroupCount,
+    tools_with: &FxHashMap<String, usize>,
+    total: usize,
+    limit: usize,
+) -> Vec<String> {
     let server: Vec<String> = words(analyzer, group).into_iter().map(|w| w.term).collect();
     let mut scored: Vec<(f64, &str)> = count
         .terms
@@ -101,7 +112,8 @@ fn distinctive(analyzer: &mut Analyzer, group: &str, count: &GroupCount, tools_w
 
 /// The spelling a group uses most; on a tie the shorter, then the first in code-point order.
 fn spelling(spellings: &FxHashMap<String, usize>) -> &str {
-    let best = spellings.iter().min_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.len().cmp(&b.0.len())).then_with(|| a.0.cmp(b.0)));
+    let best =
+        spellings.iter().min_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.len().cmp(&b.0.len())).then_with(|| a.0.cmp(b.0)));
     best.map_or("", |(text, _)| text.as_str())
 }
 

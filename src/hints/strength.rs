@@ -42,7 +42,8 @@ mod tests {
     #[test]
     fn a_rare_word_in_a_name_is_a_strong_match_in_a_small_and_in_a_large_catalog() {
         let small = r#"[{"name": "get_weather", "description": "Forecast for a city."}, {"name": "send_mail"}]"#;
-        let mut tools: Vec<String> = (0..2000).map(|i| format!(r#"{{"name": "tool_{i}", "description": "Does thing {i}."}}"#)).collect();
+        let mut tools: Vec<String> =
+            (0..2000).map(|i| format!(r#"{{"name": "tool_{i}", "description": "Does thing {i}."}}"#)).collect();
         tools.push(r#"{"name": "get_weather", "description": "Forecast for a city."}"#.to_string());
         let large = format!("[{}]", tools.join(","));
         let (a, b) = (strength(small, "weather", "get_weather"), strength(&large, "weather", "get_weather"));
@@ -54,7 +55,8 @@ mod tests {
     fn in_a_hybrid_index_a_match_by_meaning_alone_has_the_strength_of_its_similarity() {
         let rows = [("rain", 100, vec![120, 10]), ("forecast", 100, vec![110, 30]), ("mail", 100, vec![0, 127])];
         let model = std::sync::Arc::new(crate::semantic::Model::from_bytes(crate::semantic::encode(2, &rows)).unwrap());
-        let catalog = r#"[{"name": "forecast", "description": "Forecast."}, {"name": "send_mail", "description": "Mail."}]"#;
+        let catalog =
+            r#"[{"name": "forecast", "description": "Forecast."}, {"name": "send_mail", "description": "Mail."}]"#;
         let index = Index::from_catalog_ranked(catalog, crate::Params::default(), Some(model.into())).unwrap();
         let similarity = Searcher::new(&index).explain("rain", "forecast").unwrap().semantic.unwrap().similarity;
         assert!(similarity > 0.9);

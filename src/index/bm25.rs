@@ -55,7 +55,10 @@ mod tests {
         while x < 1e12 {
             let ours = ln(x);
             let platform = x.ln();
-            assert!((ours - platform).abs() <= 4.0 * f64::EPSILON * platform.abs().max(1.0), "{x}: {ours} vs {platform}");
+            assert!(
+                (ours - platform).abs() <= 4.0 * f64::EPSILON * platform.abs().max(1.0),
+                "{x}: {ours} vs {platform}"
+            );
             x = x * 1.37 + 0.11;
         }
         assert_eq!(ln(1.0), 0.0);

@@ -41,10 +41,15 @@ fn build_on(json: &Json, tools: &[ToolSpec], params: Params, model: Option<Seman
     for chunk in chunks {
         vectors.extend_from_slice(&chunk.vectors);
         // Local term ids to global ones, in the chunk's own order of first appearance.
-        let global: Vec<TermId> = chunk.vocabulary.into_terms().into_iter().map(|(text, kind)| vocabulary.id(text, kind)).collect();
+        let global: Vec<TermId> =
+            chunk.vocabulary.into_terms().into_iter().map(|(text, kind)| vocabulary.id(text, kind)).collect();
         for analyzed in chunk.docs {
             let doc = docs.len() as DocId;
-            pairs.extend(chunk.postings[analyzed.postings].iter().map(|&(term, tf)| (global[term as usize], Posting { doc, tf })));
+            pairs.extend(
+                chunk.postings[analyzed.postings]
+                    .iter()
+                    .map(|&(term, tf)| (global[term as usize], Posting { doc, tf })),
+            );
             lengths.push(analyzed.lengths);
             if analyzed.too_deep {
                 too_deep.push(selected[doc as usize].name);
@@ -132,7 +137,9 @@ fn analyze_in_chunks(json: &Json, tools: &[&ToolSpec], model: Option<&Model>, th
         // here instead, after the others are under way: the same chunks, in the same order.
         let workers: Vec<_> = tools
             .chunks(size)
-            .map(|part| (part, std::thread::Builder::new().spawn_scoped(scope, move || Chunk::analyze(json, part, model)).ok()))
+            .map(|part| {
+                (part, std::thread::Builder::new().spawn_scoped(scope, move || Chunk::analyze(json, part, model)).ok())
+            })
             .collect();
         workers
             .into_iter()
@@ -299,7 +306,6 @@ fn quoted(name: &str) -> String {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,7 +314,8 @@ mod tests {
 
     #[test]
     fn any_thread_count_builds_the_same_index() {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/bfcl/bfcl-catalog.json")).unwrap();
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/data/bfcl/bfcl-catalog.json")).unwrap();
         let json = catalog::parse(&text).unwrap();
         let tools = catalog::tools(&json).unwrap();
         let one = build_on(&json, &tools, Params::default(), None, 1);
@@ -316,7 +323,12 @@ mod tests {
             let many = build_on(&json, &tools, Params::default(), None, threads);
             assert_eq!(many.vocabulary, one.vocabulary, "{threads} threads: term ids");
             assert_eq!(many.idf, one.idf);
-            for query in ["area of a circle", "convert currency", "math.factorial", "find restaurants near me. Also book a hotel"] {
+            for query in [
+                "area of a circle",
+                "convert currency",
+                "math.factorial",
+                "find restaurants near me. Also book a hotel",
+            ] {
                 let (many, one) = (Searcher::new(&many), Searcher::new(&one));
                 assert_eq!(many.search(query, 20, &[]), one.search(query, 20, &[]), "{threads} threads: {query}");
             }
@@ -326,7 +338,10 @@ mod tests {
     #[test]
     fn a_word_repeated_past_sixteen_bits_saturates_its_count() {
         let description = "echo ".repeat(70_000);
-        let index = Index::from_catalog(&format!(r#"[{{"name": "loud", "description": "{description}"}}, {{"name": "quiet", "description": "echo"}}]"#)).unwrap();
+        let index = Index::from_catalog(&format!(
+            r#"[{{"name": "loud", "description": "{description}"}}, {{"name": "quiet", "description": "echo"}}]"#
+        ))
+        .unwrap();
         let (tf, _) = index.postings.find(index.term("echo").unwrap(), 0).unwrap();
         assert_eq!(tf[Field::Description as usize], Tf::MAX);
         assert_eq!(Searcher::new(&index).search("echo", 2, &[]).len(), 2);

@@ -117,7 +117,11 @@ impl Index {
     /// it, and searches fuse the similarity with BM25F (see [`crate::Params`]). Without a model,
     /// [`Index::from_catalog_with`]. The transformer's vectors, if it has one, come later (see
     /// [`Index::wait_for_vectors`]).
-    pub fn from_catalog_ranked(text: &str, params: Params, model: Option<SemanticModel>) -> Result<Index, CatalogError> {
+    pub fn from_catalog_ranked(
+        text: &str,
+        params: Params,
+        model: Option<SemanticModel>,
+    ) -> Result<Index, CatalogError> {
         let json = catalog::parse(text)?;
         let tools = catalog::tools(&json)?;
         Ok(builder::build(&json, &tools, params, model))
@@ -254,14 +258,21 @@ mod tests {
 
     #[test]
     fn names_keep_catalog_order_and_the_first_of_a_repeated_name() {
-        let index = Index::from_catalog(r#"[{"name": "b"}, {"name": "a"}, {"name": "b", "description": "again"}]"#).unwrap();
+        let index =
+            Index::from_catalog(r#"[{"name": "b"}, {"name": "a"}, {"name": "b", "description": "again"}]"#).unwrap();
         assert_eq!(index.names().collect::<Vec<_>>(), ["b", "a"]);
         assert_eq!(index.len(), 2);
     }
 
     #[test]
     fn real_catalogs_have_no_warnings() {
-        let files = ["bench/data/bfcl/bfcl-catalog.json", "catalogs/dsh/headless-tools.json", "catalogs/mcp/github.json", "catalogs/mcp/notion.json", "catalogs/mcp/playwright.json"];
+        let files = [
+            "bench/data/bfcl/bfcl-catalog.json",
+            "catalogs/dsh/headless-tools.json",
+            "catalogs/mcp/github.json",
+            "catalogs/mcp/notion.json",
+            "catalogs/mcp/playwright.json",
+        ];
         for file in files {
             let text = std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
             assert!(Index::from_catalog(&text).unwrap().warnings().is_empty(), "{file}");
@@ -279,14 +290,25 @@ mod tests {
 
     #[test]
     fn schema_text_to_the_depth_limit_is_indexed_in_every_catalog_shape() {
-        let hops = [(r#"{"properties": {"p": "#, "}}"), (r#"{"items": [{}, "#, "]}"), (r#"{"anyOf": ["#, "]}"), (r#"{"items": "#, "}")];
-        let shapes = [r#"[{"name": "t", "parameters": SCHEMA}]"#, r#"[{"type": "function", "function": {"name": "t", "parameters": SCHEMA}}]"#, r#"{"tools": [{"name": "t", "inputSchema": SCHEMA}]}"#];
+        let hops = [
+            (r#"{"properties": {"p": "#, "}}"),
+            (r#"{"items": [{}, "#, "]}"),
+            (r#"{"anyOf": ["#, "]}"),
+            (r#"{"items": "#, "}"),
+        ];
+        let shapes = [
+            r#"[{"name": "t", "parameters": SCHEMA}]"#,
+            r#"[{"type": "function", "function": {"name": "t", "parameters": SCHEMA}}]"#,
+            r#"{"tools": [{"name": "t", "inputSchema": SCHEMA}]}"#,
+        ];
         for hop in hops {
             for shape in shapes {
-                let at_limit = Index::from_catalog(&shape.replace("SCHEMA", &nested_schema(MAX_SCHEMA_DEPTH, hop))).unwrap();
+                let at_limit =
+                    Index::from_catalog(&shape.replace("SCHEMA", &nested_schema(MAX_SCHEMA_DEPTH, hop))).unwrap();
                 assert!(at_limit.warnings().is_empty(), "{hop:?} {shape}");
                 assert!(at_limit.search_text("t").unwrap().ends_with("bottom"), "{hop:?} {shape}");
-                let past = Index::from_catalog(&shape.replace("SCHEMA", &nested_schema(MAX_SCHEMA_DEPTH + 1, hop))).unwrap();
+                let past =
+                    Index::from_catalog(&shape.replace("SCHEMA", &nested_schema(MAX_SCHEMA_DEPTH + 1, hop))).unwrap();
                 assert_eq!(past.warnings(), [format!("the schema of \"t\" nests deeper than {MAX_SCHEMA_DEPTH} levels; its text below that depth is not searchable")]);
                 assert!(!past.search_text("t").unwrap().contains("bottom"));
             }
@@ -326,9 +348,13 @@ mod tests {
     fn warnings_quote_and_cut_odd_names() {
         let name = format!("bad\n{}", "x".repeat(200));
         let deep = nested_schema(MAX_SCHEMA_DEPTH + 1, (r#"{"items": "#, "}"));
-        let index = Index::from_catalog(&format!(r#"[{{"name": "bad\n{}", "parameters": {deep}}}]"#, "x".repeat(200))).unwrap();
+        let index =
+            Index::from_catalog(&format!(r#"[{{"name": "bad\n{}", "parameters": {deep}}}]"#, "x".repeat(200))).unwrap();
         let warning = &index.warnings()[0];
-        assert!(warning.starts_with(&format!("the schema of \"bad\\n{}\"... nests deeper", "x".repeat(76))), "{warning}");
+        assert!(
+            warning.starts_with(&format!("the schema of \"bad\\n{}\"... nests deeper", "x".repeat(76))),
+            "{warning}"
+        );
         assert!(!warning.contains('\n') && index.search_text(&name).is_some());
     }
 

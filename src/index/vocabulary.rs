@@ -87,6 +87,13 @@ mod tests {
         vocabulary.id("天气", TermKind::Verbatim);
         assert_eq!(vocabulary.sorted_words(), [("getweather".into(), 0), ("weather".into(), 1)]);
         let terms = vocabulary.into_terms();
-        assert_eq!(terms, [("getweather".into(), TermKind::Word), ("weather".into(), TermKind::Word), ("天气".into(), TermKind::Verbatim)]);
+        assert_eq!(
+            terms,
+            [
+                ("getweather".into(), TermKind::Word),
+                ("weather".into(), TermKind::Word),
+                ("天气".into(), TermKind::Verbatim)
+            ]
+        );
     }
 }

@@ -120,10 +120,7 @@ mod tests {
     fn read(text: &str) -> Result<Vec<(String, String, bool)>, String> {
         let json = parse(text).map_err(|e| e.to_string())?;
         let specs = tools(&json).map_err(|e| e.to_string())?;
-        Ok(specs
-            .iter()
-            .map(|t| (t.name.to_string(), t.description.to_string(), t.parameters.is_some()))
-            .collect())
+        Ok(specs.iter().map(|t| (t.name.to_string(), t.description.to_string(), t.parameters.is_some())).collect())
     }
 
     #[test]
@@ -145,7 +142,10 @@ mod tests {
     #[test]
     fn structural_mistakes_name_the_tool() {
         let cases = [
-            ("{\"a\": 1}", "tool catalog must be a JSON array of tools (or an object with a \"tools\" array), got an object"),
+            (
+                "{\"a\": 1}",
+                "tool catalog must be a JSON array of tools (or an object with a \"tools\" array), got an object",
+            ),
             ("7", "tool catalog must be a JSON array of tools (or an object with a \"tools\" array), got a number"),
             ("[{\"name\": \"a\"}, \"b\"]", "tool at index 1 must be an object, got a string"),
             ("[{\"description\": \"x\"}]", "tool at index 0 has no \"name\" string (it must be non-empty)"),
@@ -172,13 +172,22 @@ mod tests {
             description: description.into(),
             parameters: parameters.map(String::from),
         };
-        assert_eq!(read_catalog(text).unwrap(), [
-            entry("b", "B", Some(r#"{ "type" : "object",
-              "properties": {"q": {"description": "caf\u00e9"}} }"#)),
-            entry("a", "", Some(r#"{"x": [1, 2]}"#)),
-            entry("b", "", None),
-            entry("c", "", Some("{}")),
-        ]);
+        assert_eq!(
+            read_catalog(text).unwrap(),
+            [
+                entry(
+                    "b",
+                    "B",
+                    Some(
+                        r#"{ "type" : "object",
+              "properties": {"q": {"description": "caf\u00e9"}} }"#
+                    )
+                ),
+                entry("a", "", Some(r#"{"x": [1, 2]}"#)),
+                entry("b", "", None),
+                entry("c", "", Some("{}")),
+            ]
+        );
     }
 
     #[test]

@@ -159,9 +159,7 @@ impl<'j> Keywords<'j> {
                 "description" => found.description = json.str_of(value),
                 "title" => found.title = json.str_of(value),
                 "enum" => found.values = json.items(value).unwrap_or_default(),
-                "const" if matches!(json.node(value), Node::String(_)) => {
-                    found.values = std::slice::from_ref(slot)
-                }
+                "const" if matches!(json.node(value), Node::String(_)) => found.values = std::slice::from_ref(slot),
                 "properties" => found.properties = json.members(value).unwrap_or_default(),
                 "items" => found.items = Some(value),
                 "anyOf" => found.branches[0] = json.items(value).unwrap_or_default(),
@@ -178,7 +176,7 @@ impl<'j> Keywords<'j> {
 fn sorted_properties<'j>(members: &'j [(Cow<'_, str>, NodeId)]) -> Vec<(&'j str, NodeId)> {
     let mut sorted: Vec<(&str, NodeId)> = members.iter().map(|(k, v)| (k.as_ref(), *v)).collect();
     sorted.sort_by(|a, b| a.0.cmp(b.0)); // stable: equal names keep document order
-    // Of a run of equal names the first stays, carrying the schema of the run's last.
+                                         // Of a run of equal names the first stays, carrying the schema of the run's last.
     sorted.dedup_by(|later, kept| {
         let same = later.0 == kept.0;
         if same {
@@ -224,11 +222,21 @@ mod tests {
         );
         use Field::*;
         let expected = [
-            (Name, "get_weather"), (Description, "Current weather."), (Schema, "Args"),
-            (Parameter, "city"), (Schema, "City name"), (Schema, "City"),
-            (Parameter, "days"), (Schema, "a day"),
-            (Parameter, "unit"), (Schema, "Temperature unit"), (Schema, "celsius"), (Schema, "fahrenheit"),
-            (Parameter, "when"), (Schema, "today"), (Schema, "tomorrow"),
+            (Name, "get_weather"),
+            (Description, "Current weather."),
+            (Schema, "Args"),
+            (Parameter, "city"),
+            (Schema, "City name"),
+            (Schema, "City"),
+            (Parameter, "days"),
+            (Schema, "a day"),
+            (Parameter, "unit"),
+            (Schema, "Temperature unit"),
+            (Schema, "celsius"),
+            (Schema, "fahrenheit"),
+            (Parameter, "when"),
+            (Schema, "today"),
+            (Schema, "tomorrow"),
         ];
         assert_eq!(fields(&projection), expected.map(|(f, t)| (f, t.to_string())));
     }

@@ -36,7 +36,9 @@ pub(super) fn index_options(options: Option<Unknown<'_>>) -> Result<Option<Ranki
     if matches!(ranking.get_type()?, ValueType::Undefined | ValueType::Null) {
         return Ok(None);
     }
-    let name = string(ranking, "ranking").map_err(|_| invalid(format!("ranking must be 'lexical' or 'hybrid', got {}", kind(ranking).unwrap_or("a value"))))?;
+    let name = string(ranking, "ranking").map_err(|_| {
+        invalid(format!("ranking must be 'lexical' or 'hybrid', got {}", kind(ranking).unwrap_or("a value")))
+    })?;
     // Longer than either name: not one of them, and not worth reading.
     if name.utf16_len()? > 8 {
         return Err(invalid("ranking must be 'lexical' or 'hybrid'"));
@@ -52,7 +54,9 @@ pub(super) fn index_options(options: Option<Unknown<'_>>) -> Result<Option<Ranki
 /// null/undefined.
 pub(super) fn path(value: Option<Unknown<'_>>, limit: TextLimit) -> Result<Option<String>> {
     match value {
-        Some(value) if !matches!(value.get_type()?, ValueType::Undefined | ValueType::Null) => Ok(Some(text(value, limit)?)),
+        Some(value) if !matches!(value.get_type()?, ValueType::Undefined | ValueType::Null) => {
+            Ok(Some(text(value, limit)?))
+        }
         _ => Ok(None),
     }
 }

@@ -94,7 +94,12 @@ impl From<crate::Explanation<'_>> for Explanation {
                 query_word: t.query_word,
                 idf: round6(t.idf),
                 contribution: t.contribution,
-                fields: FieldCounts { name: t.fields[0], description: t.fields[1], parameter: t.fields[2], schema: t.fields[3] },
+                fields: FieldCounts {
+                    name: t.fields[0],
+                    description: t.fields[1],
+                    parameter: t.fields[2],
+                    schema: t.fields[3],
+                },
             })
             .collect();
         Explanation {
@@ -114,7 +119,13 @@ impl From<crate::Explanation<'_>> for Explanation {
                 })
                 .collect(),
             matches: e.matches as u32,
-            semantic: e.semantic.map_or(Either::B(Null), |s| Either::A(SemanticExplanation { similarity: s.similarity, contextual: s.contextual.map_or(Either::B(Null), Either::A), part: s.part })),
+            semantic: e.semantic.map_or(Either::B(Null), |s| {
+                Either::A(SemanticExplanation {
+                    similarity: s.similarity,
+                    contextual: s.contextual.map_or(Either::B(Null), Either::A),
+                    part: s.part,
+                })
+            }),
             text: e.text.to_string(),
         }
     }

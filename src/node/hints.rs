@@ -6,8 +6,8 @@ use napi::Result;
 use napi_derive::napi;
 
 use super::{args, ToolIndex};
-use crate::limits::{self, TOOL_NAME};
 use crate::hints;
+use crate::limits::{self, TOOL_NAME};
 
 /// Words an outline gives each group, at most.
 const WORDS_PER_GROUP: usize = 4;
@@ -41,7 +41,11 @@ impl ToolIndex {
         let exclude: rustc_hash::FxHashSet<&str> = exclude.iter().map(String::as_str).collect();
         let outline = hints::outline(self.index.names().filter(|name| !exclude.contains(name)), WORDS_PER_GROUP);
         Ok(CatalogOutline {
-            groups: outline.groups.into_iter().map(|g| OutlineGroup { name: g.name, tools: g.tools as u32, words: g.words }).collect(),
+            groups: outline
+                .groups
+                .into_iter()
+                .map(|g| OutlineGroup { name: g.name, tools: g.tools as u32, words: g.words })
+                .collect(),
             ungrouped: outline.ungrouped,
         })
     }

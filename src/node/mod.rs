@@ -88,25 +88,31 @@ impl ToolIndex {
     /// first wins. At most 128 MiB of text. `options.ranking`: 'lexical' for BM25F alone,
     /// 'hybrid' for BM25F fused with the semantic model's similarity (an error when the model
     /// package is not installed); omitted, 'hybrid' when the model package resolves, else 'lexical'.
-    #[napi(factory, js_name = "fromJson", catch_unwind, ts_args_type = "toolsJson: string, options?: { ranking?: 'lexical' | 'hybrid' } | undefined | null")]
+    #[napi(
+        factory,
+        js_name = "fromJson",
+        catch_unwind,
+        ts_args_type = "toolsJson: string, options?: { ranking?: 'lexical' | 'hybrid' } | undefined | null"
+    )]
     pub fn from_json(tools_json: Unknown<'_>, options: Option<Unknown<'_>>) -> Result<ToolIndex> {
         let tools_json = args::text(tools_json, CATALOG_TEXT)?;
         let asked = args::index_options(options)?;
         let mut notes = Vec::new();
         // A lexical index never reads the model file.
-        let model = match asked {
-            Some(Ranking::Lexical) => None,
-            Some(Ranking::Hybrid) => match default_model().map_err(invalid)? {
-                Some(model) => Some(model),
-                None => {
-                    return Err(invalid(format!("ranking 'hybrid' needs the semantic model, and the package {MODEL_PACKAGE} is not installed")))
-                }
-            },
-            None => default_model().unwrap_or_else(|error| {
-                notes.push(format!("the semantic model cannot be used, so searches are lexical: {error}"));
-                None
-            }),
-        };
+        let model =
+            match asked {
+                Some(Ranking::Lexical) => None,
+                Some(Ranking::Hybrid) => match default_model().map_err(invalid)? {
+                    Some(model) => Some(model),
+                    None => return Err(invalid(format!(
+                        "ranking 'hybrid' needs the semantic model, and the package {MODEL_PACKAGE} is not installed"
+                    ))),
+                },
+                None => default_model().unwrap_or_else(|error| {
+                    notes.push(format!("the semantic model cannot be used, so searches are lexical: {error}"));
+                    None
+                }),
+            };
         let model = model.map(|(model, note)| {
             notes.extend(note);
             model
@@ -118,7 +124,11 @@ impl ToolIndex {
     /// How this index ranks: 'hybrid' (BM25F fused with the semantic model) or 'lexical'.
     #[napi(getter, catch_unwind, ts_return_type = "'lexical' | 'hybrid'")]
     pub fn ranking(&self) -> &'static str {
-        if self.index.is_hybrid() { Ranking::Hybrid.name() } else { Ranking::Lexical.name() }
+        if self.index.is_hybrid() {
+            Ranking::Hybrid.name()
+        } else {
+            Ranking::Lexical.name()
+        }
     }
 
     /// Resolves once the index's semantic vectors are in place, after which every search uses
@@ -156,7 +166,11 @@ impl ToolIndex {
         let exclude = options.exclude.unwrap_or_default();
         let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
         let searcher = Searcher::new(&self.index);
-        let hits = if options.fill.unwrap_or(true) { searcher.search_filled(&query, limit, &exclude) } else { searcher.search(&query, limit, &exclude) };
+        let hits = if options.fill.unwrap_or(true) {
+            searcher.search_filled(&query, limit, &exclude)
+        } else {
+            searcher.search(&query, limit, &exclude)
+        };
         Ok(hits
             .into_iter()
             .map(|hit| SearchHit { name: hit.name.to_string(), description: hit.summary.to_string(), score: hit.score })

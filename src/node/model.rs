@@ -74,7 +74,13 @@ fn load(path: &Path) -> std::result::Result<Loaded, String> {
     let (contextual, note) = if encoder.exists() {
         match Contextual::from_file(&encoder) {
             Ok(contextual) => (Some(Arc::new(contextual)), None),
-            Err(error) => (None, Some(format!("the transformer is left out, so searches blend the word table alone: {error} ({})", encoder.display()))),
+            Err(error) => (
+                None,
+                Some(format!(
+                    "the transformer is left out, so searches blend the word table alone: {error} ({})",
+                    encoder.display()
+                )),
+            ),
         }
     } else {
         (None, None)

@@ -35,7 +35,12 @@ pub(crate) struct QueryTerm {
 /// triangle"), and counting every mention let that subject outweigh the rest of the request
 /// (BFCL dev set: R@5 0.940 to 0.948). In term-id order, so that scores add up in the same order
 /// on every machine.
-pub(crate) fn distinct_terms(index: &Index, analyzer: &mut Analyzer, text: &str, mut word: impl FnMut(&str)) -> Vec<QueryTerm> {
+pub(crate) fn distinct_terms(
+    index: &Index,
+    analyzer: &mut Analyzer,
+    text: &str,
+    mut word: impl FnMut(&str),
+) -> Vec<QueryTerm> {
     let mut asked: Vec<QueryTerm> = Vec::new();
     query_terms(index, analyzer, text, |term, from| {
         word(from);
@@ -98,12 +103,21 @@ mod tests {
 
     #[test]
     fn a_term_asked_for_twice_keeps_its_largest_weight_and_the_first_word_that_gave_it() {
-        let index = Index::from_catalog(r#"[{"name": "calc", "description": "calculator of tax"}, {"name": "x", "description": "calculate"}]"#).unwrap();
+        let index = Index::from_catalog(
+            r#"[{"name": "calc", "description": "calculator of tax"}, {"name": "x", "description": "calculate"}]"#,
+        )
+        .unwrap();
         let mut words = Vec::new();
-        let terms = distinct_terms(&index, &mut Analyzer::new(), "calculate the calc tax, calculate", |w| words.push(w.to_string()));
+        let terms = distinct_terms(&index, &mut Analyzer::new(), "calculate the calc tax, calculate", |w| {
+            words.push(w.to_string())
+        });
         let calc = index.term("calc").unwrap();
         let found = terms.iter().find(|t| t.id == calc).unwrap();
-        assert_eq!((found.weight, found.kind, words[found.at].as_str()), (1.0, Match::Word, "calc"), "not the related word before it");
+        assert_eq!(
+            (found.weight, found.kind, words[found.at].as_str()),
+            (1.0, Match::Word, "calc"),
+            "not the related word before it"
+        );
         assert!(terms.windows(2).all(|w| w[0].id < w[1].id), "in term-id order, each once");
         let tax = terms.iter().find(|t| t.id == index.term("tax").unwrap()).unwrap();
         assert_eq!(words[tax.at], "tax");

@@ -129,10 +129,14 @@ impl<'i> Searcher<'i> {
         let doc = index.doc_named(name)?;
         let exact = index.doc_named(query.trim()) == Some(doc);
         let (text, ranked, similarity) = match Query::parse(query) {
-            Query::Select(names) => (query, exact || names.iter().any(|listed| index.doc_named(listed) == Some(doc)), None),
+            Query::Select(names) => {
+                (query, exact || names.iter().any(|listed| index.doc_named(listed) == Some(doc)), None)
+            }
             Query::Ranked { text, required } => {
                 let (scores, blend) = self.ranking_signals(text, &required);
-                let similarity = blend.map(|blend| round6(blend.similarity(doc).max(blend.contextual_similarity(doc).unwrap_or(f64::NEG_INFINITY))));
+                let similarity = blend.map(|blend| {
+                    round6(blend.similarity(doc).max(blend.contextual_similarity(doc).unwrap_or(f64::NEG_INFINITY)))
+                });
                 (text, exact || scores.get(doc) > 0.0, similarity)
             }
         };
@@ -145,11 +149,19 @@ impl<'i> Searcher<'i> {
 
     /// The query's scored terms that `doc` holds, with their occurrences and impact, in the order
     /// the query asks for them; `on_word` sees every query word, as `distinct_terms` reads them.
-    fn held_terms(&self, analyzer: &mut Analyzer, text: &str, doc: DocId, on_word: impl FnMut(&str)) -> Vec<(QueryTerm, [Tf; FIELDS], f64)> {
+    fn held_terms(
+        &self,
+        analyzer: &mut Analyzer,
+        text: &str,
+        doc: DocId,
+        on_word: impl FnMut(&str),
+    ) -> Vec<(QueryTerm, [Tf; FIELDS], f64)> {
         let index = self.index;
         let scored = distinct_terms(index, analyzer, text, on_word);
-        let mut held: Vec<(QueryTerm, [Tf; FIELDS], f64)> =
-            scored.iter().filter_map(|&term| index.postings().find(term.id, doc).map(|(tf, impact)| (term, tf, impact))).collect();
+        let mut held: Vec<(QueryTerm, [Tf; FIELDS], f64)> = scored
+            .iter()
+            .filter_map(|&term| index.postings().find(term.id, doc).map(|(tf, impact)| (term, tf, impact)))
+            .collect();
         held.sort_unstable_by_key(|(term, ..)| term.at);
         held
     }
@@ -164,7 +176,11 @@ impl<'i> Searcher<'i> {
         let lexical = self.lexical_scores(text, &requests, &required);
         let blend = self.blend(text, &requests, &lexical)?;
         let (_, part) = blend.parts(doc, lexical.get(doc));
-        Some(SemanticPart { similarity: round6(blend.similarity(doc)), contextual: blend.contextual_similarity(doc).map(round6), part: round6(part) })
+        Some(SemanticPart {
+            similarity: round6(blend.similarity(doc)),
+            contextual: blend.contextual_similarity(doc).map(round6),
+            part: round6(part),
+        })
     }
 
     /// The query's own terms (not related words, not joined identifiers) that `doc` lacks.
@@ -209,7 +225,8 @@ mod tests {
         let city = explained.terms.iter().find(|t| t.term == "citi").unwrap();
         assert_eq!((city.query_word.as_str(), city.fields), ("city", [0, 1, 1, 1]));
         assert_eq!(explained.matches, 1);
-        let lacking = Searcher::new(&index).explain("weather in the city tomorrow tomorrow", "get_weather").unwrap().missing;
+        let lacking =
+            Searcher::new(&index).explain("weather in the city tomorrow tomorrow", "get_weather").unwrap().missing;
         assert_eq!(lacking, [MissingTerm { term: "tomorrow".into(), query_word: "tomorrow".into(), idf: None }]);
         let sum: f64 = explained.terms.iter().map(|t| t.contribution).sum();
         assert!((sum - explained.score).abs() < 1e-5);
@@ -220,7 +237,10 @@ mod tests {
     fn explains_related_words_and_misses() {
         let index = Index::from_catalog(CATALOG).unwrap();
         let explained = Searcher::new(&index).explain("calculate tax", "calc_tax").unwrap();
-        assert!(explained.terms.iter().any(|t| t.kind == Match::Related && t.term == "calc" && t.query_word == "calculate"));
+        assert!(explained
+            .terms
+            .iter()
+            .any(|t| t.kind == Match::Related && t.term == "calc" && t.query_word == "calculate"));
         let miss = Searcher::new(&index).explain("weather", "send_mail").unwrap();
         assert_eq!((miss.rank, miss.score, miss.terms.len()), (None, 0.0, 0));
         assert_eq!(miss.missing.iter().map(|m| m.term.as_str()).collect::<Vec<_>>(), ["weather"]);
@@ -232,7 +252,9 @@ mod tests {
     #[test]
     fn a_compound_query_is_marked_fused() {
         let index = Index::from_catalog(CATALOG).unwrap();
-        let explained = Searcher::new(&index).explain("Get the weather forecast. Then send an email about it.", "send_mail").unwrap();
+        let explained = Searcher::new(&index)
+            .explain("Get the weather forecast. Then send an email about it.", "send_mail")
+            .unwrap();
         assert!(explained.fused);
         assert!(explained.rank.is_some_and(|r| r <= 2));
     }

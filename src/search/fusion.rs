@@ -22,7 +22,10 @@ impl Searcher<'_> {
         let mut fused = Scores::new(index.len());
         let credits = |scores: &Scores| {
             let ranked = self.top(scores.iter().map(|(d, s)| (s, d)).collect(), p.fusion_depth);
-            ranked.into_iter().enumerate().map(|(rank, (_, doc))| (doc, (p.fusion_k + 1.0) / (p.fusion_k + 1.0 + rank as f64)))
+            ranked
+                .into_iter()
+                .enumerate()
+                .map(|(rank, (_, doc))| (doc, (p.fusion_k + 1.0) / (p.fusion_k + 1.0 + rank as f64)))
         };
         for (doc, credit) in credits(&whole) {
             fused.add(doc, p.fusion_whole * credit);
@@ -70,7 +73,8 @@ mod tests {
                           {"name": "convert_currency", "description": "Convert an amount between currencies at the exchange rate."},
                           {"name": "flight_book", "description": "Book a flight."}]"#;
         let index = Index::from_catalog(catalog).unwrap();
-        let query = "I need a hotel in Rome. The hotel should be central. Pick a quiet hotel. Convert 300 dollars to euros.";
+        let query =
+            "I need a hotel in Rome. The hotel should be central. Pick a quiet hotel. Convert 300 dollars to euros.";
         let found = top(&index, query, 2);
         assert!(found.contains(&"convert_currency".to_string()), "{found:?}");
     }

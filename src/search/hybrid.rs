@@ -132,7 +132,10 @@ impl Blend {
     pub(crate) fn parts(&self, doc: DocId, lexical: f64) -> (f64, f64) {
         let lexical = if self.best_lexical > 0.0 { lexical / self.best_lexical } else { 0.0 };
         let agreement = self.agreement.get(doc as usize).copied().unwrap_or(0.0);
-        (self.scale * (1.0 - self.weight) * lexical, self.scale * (self.weight * self.semantic[doc as usize] + agreement))
+        (
+            self.scale * (1.0 - self.weight) * lexical,
+            self.scale * (self.weight * self.semantic[doc as usize] + agreement),
+        )
     }
 
     /// A tool's similarity to the query by the static table (its cosine, or the blend of the
@@ -163,7 +166,14 @@ impl Blend {
 /// and its object, so the weight is divided by the square of the query's words left: a long
 /// task description, whose many words some name word is always near, is left to the rest of the
 /// ranking.
-fn name_agreement(index: &Index, model: &Model, analyzer: &mut Analyzer, text: &str, blend: &Blend, lexical: &Scores) -> Vec<f64> {
+fn name_agreement(
+    index: &Index,
+    model: &Model,
+    analyzer: &mut Analyzer,
+    text: &str,
+    blend: &Blend,
+    lexical: &Scores,
+) -> Vec<f64> {
     let params = index.params();
     let mut agreement = vec![0.0; blend.similarity.len()];
     let mut query = word_vectors(model, analyzer, text);
@@ -190,13 +200,16 @@ fn name_agreement(index: &Index, model: &Model, analyzer: &mut Analyzer, text: &
     }
     leaders.truncate(params.agreement_leaders);
     leaders.sort_unstable_by(order);
-    let mut family: Vec<(DocId, Vec<Word>)> = leaders.iter().map(|&(_, doc)| (doc, word_vectors(model, analyzer, name(doc)))).collect();
+    let mut family: Vec<(DocId, Vec<Word>)> =
+        leaders.iter().map(|&(_, doc)| (doc, word_vectors(model, analyzer, name(doc)))).collect();
     let holds = |words: &[Word], term: &str| words.iter().any(|(held, _)| held == term);
     // The family's word: of the query words the first leader's name holds, the one most leaders'
     // names hold, when more than half of them do.
     let Some((_, first)) = family.first() else { return agreement };
     let holding = |term: &str| family.iter().filter(|(_, words)| holds(words, term)).count();
-    let Some((held, word)) = query.iter().filter(|(term, _)| holds(first, term)).map(|(term, _)| (holding(term), term.clone())).max() else {
+    let Some((held, word)) =
+        query.iter().filter(|(term, _)| holds(first, term)).map(|(term, _)| (holding(term), term.clone())).max()
+    else {
         return agreement;
     };
     if 2 * held <= family.len() {
@@ -211,13 +224,20 @@ fn name_agreement(index: &Index, model: &Model, analyzer: &mut Analyzer, text: &
     let values: Vec<Option<f64>> = family
         .iter()
         .map(|(_, words)| {
-            let rest: Vec<Option<&[i16]>> = words.iter().filter(|(term, _)| !shared(term) && !holds(&query, term)).map(|(_, v)| v.as_deref()).collect();
-            let wanted: Vec<&[i16]> = asked.iter().filter(|(term, _)| !holds(words, term)).filter_map(|(_, v)| v.as_deref()).collect();
+            let rest: Vec<Option<&[i16]>> = words
+                .iter()
+                .filter(|(term, _)| !shared(term) && !holds(&query, term))
+                .map(|(_, v)| v.as_deref())
+                .collect();
+            let wanted: Vec<&[i16]> =
+                asked.iter().filter(|(term, _)| !holds(words, term)).filter_map(|(_, v)| v.as_deref()).collect();
             if rest.is_empty() {
                 return None;
             }
             // A word the table does not know agrees with nothing.
-            let nearest = |word: Option<&[i16]>| word.map_or(0.0, |word| wanted.iter().map(|other| cosine(word, other)).fold(0.0, f64::max));
+            let nearest = |word: Option<&[i16]>| {
+                word.map_or(0.0, |word| wanted.iter().map(|other| cosine(word, other)).fold(0.0, f64::max))
+            };
             Some(rest.iter().map(|&word| nearest(word)).sum::<f64>() / rest.len() as f64)
         })
         .collect();
@@ -345,7 +365,14 @@ mod tests {
     fn tools_below_the_similarity_floor_stay_out() {
         // "zebra" points where no tool does (create_issue comes nearest, at a cosine of 0.27): no
         // lexical match, and no tool similar enough.
-        let floored = |floor: f64| Index::from_catalog_ranked(CATALOG, Params { semantic_floor: floor, ..Params::default() }, Some(model().into())).unwrap();
+        let floored = |floor: f64| {
+            Index::from_catalog_ranked(
+                CATALOG,
+                Params { semantic_floor: floor, ..Params::default() },
+                Some(model().into()),
+            )
+            .unwrap()
+        };
         assert!(names(&floored(0.3), "zebra", 5).is_empty());
         assert_eq!(names(&floored(0.2), "zebra", 5), ["create_issue"]);
     }
@@ -361,7 +388,11 @@ mod tests {
         // others are as far as can be: equal, so by name).
         assert!(names(&index, "zebra", 5).is_empty());
         assert_eq!(filled("zebra", 5, &[]), ["create_issue", "convert_currency", "get_forecast", "list_issues"]);
-        assert_eq!(filled("zebra", 2, &["create_issue"]), ["convert_currency", "get_forecast"], "exclusions hold for the fill");
+        assert_eq!(
+            filled("zebra", 2, &["create_issue"]),
+            ["convert_currency", "get_forecast"],
+            "exclusions hold for the fill"
+        );
         // "currency" matches one tool; the fill comes after it and only takes the room left.
         assert_eq!(names(&index, "currency", 5), ["convert_currency"]);
         let page = filled("currency", 3, &[]);
@@ -398,7 +429,10 @@ mod tests {
         };
         assert!(similarity(0.5) > similarity(1.0) + 0.1, "{} vs {}", similarity(0.5), similarity(1.0));
         let found = names(&hybrid(CATALOG), query, 4);
-        assert!(found.contains(&"get_forecast".to_string()) && found.contains(&"create_issue".to_string()), "{found:?}");
+        assert!(
+            found.contains(&"get_forecast".to_string()) && found.contains(&"create_issue".to_string()),
+            "{found:?}"
+        );
     }
 
     #[test]
@@ -410,18 +444,30 @@ mod tests {
         assert_eq!(explained.rank, Some(1));
         assert!(semantic.similarity > 0.5 && semantic.part > 0.0 && semantic.part <= explained.score);
         assert!(Index::from_catalog(CATALOG).unwrap().is_hybrid().then_some(()).is_none());
-        assert!(Searcher::new(&Index::from_catalog(CATALOG).unwrap()).explain("open an issue", "create_issue").unwrap().semantic.is_none());
+        assert!(Searcher::new(&Index::from_catalog(CATALOG).unwrap())
+            .explain("open an issue", "create_issue")
+            .unwrap()
+            .semantic
+            .is_none());
     }
 
     #[test]
     fn a_hybrid_ranking_does_not_depend_on_catalog_order() {
         let json = crate::Json::parse(CATALOG).unwrap();
         let tools = crate::input::catalog::tools(&json).unwrap();
-        let reversed: Vec<String> = tools.iter().rev().map(|t| format!(r#"{{"name": "{}", "description": "{}"}}"#, t.name, t.description)).collect();
+        let reversed: Vec<String> = tools
+            .iter()
+            .rev()
+            .map(|t| format!(r#"{{"name": "{}", "description": "{}"}}"#, t.name, t.description))
+            .collect();
         let backward = hybrid(&format!("[{}]", reversed.join(",")));
         let forward = hybrid(CATALOG);
         for query in ["open an issue", "will it rain", "money", "Will it rain? Also open a bug."] {
-            assert_eq!(Searcher::new(&forward).search(query, 4, &[]), Searcher::new(&backward).search(query, 4, &[]), "{query}");
+            assert_eq!(
+                Searcher::new(&forward).search(query, 4, &[]),
+                Searcher::new(&backward).search(query, 4, &[]),
+                "{query}"
+            );
         }
     }
 }

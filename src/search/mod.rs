@@ -7,15 +7,15 @@
 //! field's length and weighted (see [`crate::Params`]) before BM25's saturation, so a word in a
 //! short name counts for more than the same word deep in a long schema.
 
-mod explain;
 mod expansion;
+mod explain;
 mod fusion;
 mod hybrid;
 mod query;
 mod scores;
 
-pub use explain::{Explanation, MissingTerm, SemanticPart, TermMatch};
 pub use expansion::Match;
+pub use explain::{Explanation, MissingTerm, SemanticPart, TermMatch};
 pub use query::{requests, Query};
 
 use rustc_hash::FxHashSet;
@@ -176,8 +176,8 @@ impl<'i> Searcher<'i> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::catalog::{self, ToolSpec};
     use crate::index::Params;
+    use crate::input::catalog::{self, ToolSpec};
 
     const CATALOG: &str = r#"[
         {"name": "get_weather", "description": "Get the current weather and forecast for a city.",
@@ -201,7 +201,10 @@ mod tests {
     fn finds_tools_by_meaningful_words() {
         let index = index();
         assert_eq!(index.len(), 5);
-        assert_eq!(names(&Searcher::new(&index).search("convert dollars to another currency", 1, &[])), ["convert_currency"]);
+        assert_eq!(
+            names(&Searcher::new(&index).search("convert dollars to another currency", 1, &[])),
+            ["convert_currency"]
+        );
         assert_eq!(names(&Searcher::new(&index).search("forecast for Paris", 1, &[])), ["get_weather"]);
         let mut issues = names(&Searcher::new(&index).search("open an issue on the repository", 5, &[]));
         issues.truncate(2);
@@ -280,7 +283,9 @@ mod tests {
 
     #[test]
     fn a_repeated_name_keeps_the_first_tool() {
-        let index = Index::from_catalog(r#"[{"name": "t", "description": "first"}, {"name": "t", "description": "second"}]"#).unwrap();
+        let index =
+            Index::from_catalog(r#"[{"name": "t", "description": "first"}, {"name": "t", "description": "second"}]"#)
+                .unwrap();
         assert_eq!(index.len(), 1);
         assert_eq!(Searcher::new(&index).search("t", 1, &[])[0].summary, "first");
         assert!(Searcher::new(&index).search("second", 1, &[]).is_empty());
@@ -366,7 +371,8 @@ mod tests {
     #[test]
     fn select_returns_exactly_the_named_tools_in_order() {
         let index = index();
-        let hits = Searcher::new(&index).search("select:list_issues, get_weather,missing,list_issues", 10, &["get_weather"]);
+        let hits =
+            Searcher::new(&index).search("select:list_issues, get_weather,missing,list_issues", 10, &["get_weather"]);
         assert_eq!(names(&hits), ["list_issues", "get_weather"]);
         assert_eq!(names(&Searcher::new(&index).search("select:list_issues,get_weather", 1, &[])), ["list_issues"]);
     }

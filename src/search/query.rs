@@ -64,8 +64,21 @@ pub fn requests(text: &str) -> Vec<&str> {
 
 /// Words that begin another request, matched as whole words at byte `i`.
 const JOINERS: [&str; 15] = [
-    "also", "then", "additionally", "afterwards", "furthermore", "moreover", "after that",
-    "in addition", "finally", "lastly", ", and", ", what", ", how", ", who", ", where",
+    "also",
+    "then",
+    "additionally",
+    "afterwards",
+    "furthermore",
+    "moreover",
+    "after that",
+    "in addition",
+    "finally",
+    "lastly",
+    ", and",
+    ", what",
+    ", how",
+    ", who",
+    ", where",
 ];
 
 /// Whether a joiner could start at byte `i`: at a comma, or at an ASCII letter that begins a
@@ -80,7 +93,8 @@ fn joiner_at(text: &str, i: usize) -> Option<usize> {
     JOINERS.iter().find_map(|joiner| {
         let head = rest.get(..joiner.len())?;
         let after_ok = !rest[joiner.len()..].chars().next().is_some_and(char::is_alphanumeric);
-        (head.eq_ignore_ascii_case(joiner) && (before_ok || joiner.starts_with(',')) && after_ok).then_some(joiner.len())
+        (head.eq_ignore_ascii_case(joiner) && (before_ok || joiner.starts_with(',')) && after_ok)
+            .then_some(joiner.len())
     })
 }
 

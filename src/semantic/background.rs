@@ -89,7 +89,11 @@ struct Worker {
     started: std::sync::Once,
 }
 
-static WORKER: LazyLock<Worker> = LazyLock::new(|| Worker { queue: Mutex::new(VecDeque::new()), wake: Condvar::new(), started: std::sync::Once::new() });
+static WORKER: LazyLock<Worker> = LazyLock::new(|| Worker {
+    queue: Mutex::new(VecDeque::new()),
+    wake: Condvar::new(),
+    started: std::sync::Once::new(),
+});
 
 impl Worker {
     fn start(&'static self) {
@@ -166,7 +170,11 @@ impl Disk {
 fn recall(job: &Job, file: &mut VectorFile) {
     let wanted: FxHashSet<TextKey> = {
         let mut remembered = lock(&REMEMBERED);
-        job.texts.iter().filter(|text| remembered.get(&job.model, text).is_none()).map(|text| TextKey::of(text)).collect()
+        job.texts
+            .iter()
+            .filter(|text| remembered.get(&job.model, text).is_none())
+            .map(|text| TextKey::of(text))
+            .collect()
     };
     if !wanted.is_empty() {
         let found = file.find(&wanted);
@@ -183,7 +191,8 @@ struct Remembered {
     vectors: FxHashMap<TextKey, Box<[f32]>>,
 }
 
-static REMEMBERED: Mutex<Remembered> = Mutex::new(Remembered { model: 0, vectors: FxHashMap::with_hasher(rustc_hash::FxBuildHasher) });
+static REMEMBERED: Mutex<Remembered> =
+    Mutex::new(Remembered { model: 0, vectors: FxHashMap::with_hasher(rustc_hash::FxBuildHasher) });
 
 impl Remembered {
     fn clear(&mut self) {

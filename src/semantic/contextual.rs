@@ -11,8 +11,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::encoder::Encoder;
-use super::wordpiece::WordPiece;
 use super::model::fnv1a;
+use super::wordpiece::WordPiece;
 use super::ModelError;
 use crate::analysis::{Analyzer, Piece};
 
@@ -93,7 +93,8 @@ impl Contextual {
         }
         let max = self.max_tokens();
         let ids = self.wordpiece.ids(text, max + 1);
-        let vector: Option<Arc<[f32]>> = (ids.len() <= max && ids.len() > 2).then(|| self.encoder.embed_ids_shared(&ids).into());
+        let vector: Option<Arc<[f32]>> =
+            (ids.len() <= max && ids.len() > 2).then(|| self.encoder.embed_ids_shared(&ids).into());
         let mut queries = lock();
         if queries.len() == REMEMBERED_QUERIES {
             queries.pop_front();
@@ -136,7 +137,8 @@ mod tests {
 
     #[test]
     fn the_fingerprint_is_stable_and_reaches_past_the_token_limit() {
-        let contextual = Contextual::from_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin")).unwrap();
+        let contextual =
+            Contextual::from_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin")).unwrap();
         assert_eq!(contextual.fingerprint(), contextual.fingerprint());
         // The text is cut at the limit, so a limit moved within it would move the fingerprint.
         assert!(contextual.wordpiece.ids(FINGERPRINT_TEXT, usize::MAX).len() > MAX_TOKENS + 16);
@@ -148,7 +150,10 @@ mod tests {
     #[test]
     fn a_tool_is_read_as_its_name_words_then_its_description() {
         let mut analyzer = Analyzer::new();
-        assert_eq!(tool_text(&mut analyzer, "mcp__github__create_pull_request", "Create one."), "mcp github create pull request: Create one.");
+        assert_eq!(
+            tool_text(&mut analyzer, "mcp__github__create_pull_request", "Create one."),
+            "mcp github create pull request: Create one."
+        );
         assert_eq!(tool_text(&mut analyzer, "getWeather", ""), "get weather: ");
     }
 }

@@ -88,7 +88,8 @@ impl VectorFile {
             file.take(HEADER as u64).read_to_end(&mut head)?;
             Ok(length)
         });
-        let whole = |length: u64| head == header && length <= limit(dims) && (length as usize - HEADER).is_multiple_of(record);
+        let whole =
+            |length: u64| head == header && length <= limit(dims) && (length as usize - HEADER).is_multiple_of(record);
         let records = match length {
             Ok(length) if whole(length) => (length as usize - HEADER) / record,
             _ => {
@@ -168,10 +169,15 @@ fn limit(dims: usize) -> u64 {
 /// The sound records of `path` whose key `keep` takes, reading at most [`limit`] bytes.
 fn read_records(path: &Path, dims: usize, keep: impl Fn(TextKey) -> bool) -> Vec<(TextKey, Vec<f32>)> {
     let mut bytes = Vec::new();
-    if File::open(path).and_then(|file| file.take(limit(dims)).read_to_end(&mut bytes)).is_err() || bytes.len() < HEADER {
+    if File::open(path).and_then(|file| file.take(limit(dims)).read_to_end(&mut bytes)).is_err() || bytes.len() < HEADER
+    {
         return Vec::new();
     }
-    bytes[HEADER..].chunks(record_len(dims)).filter(|bytes| bytes.len() >= 16 && keep(key_of(bytes))).filter_map(|bytes| parse_record(bytes, dims)).collect()
+    bytes[HEADER..]
+        .chunks(record_len(dims))
+        .filter(|bytes| bytes.len() >= 16 && keep(key_of(bytes)))
+        .filter_map(|bytes| parse_record(bytes, dims))
+        .collect()
 }
 
 fn key_of(record: &[u8]) -> TextKey {
@@ -186,7 +192,8 @@ fn parse_record(bytes: &[u8], dims: usize) -> Option<(TextKey, Vec<f32>)> {
         return None;
     }
     let key = key_of(bytes);
-    let vector: Vec<f32> = bytes[16..record - 8].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    let vector: Vec<f32> =
+        bytes[16..record - 8].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
     let norm: f64 = vector.iter().map(|&v| f64::from(v) * f64::from(v)).sum();
     let unit = (norm - 1.0).abs() < 1e-3 || vector.iter().all(|&v| v == 0.0);
     (vector.iter().all(|v| v.is_finite()) && unit).then_some((key, vector))
@@ -250,7 +257,10 @@ mod tests {
     fn vectors_written_by_one_opening_are_found_by_the_next() {
         let dir = scratch("round-trip");
         filed(&dir, 7, 4, &[("a", unit(4, 0)), ("b", unit(4, 3)), ("c", unit(4, 1))]);
-        assert_eq!(read_back(&dir, 7, 4, &["a", "b", "z"]), [(TextKey::of("a"), unit(4, 0)), (TextKey::of("b"), unit(4, 3))]);
+        assert_eq!(
+            read_back(&dir, 7, 4, &["a", "b", "z"]),
+            [(TextKey::of("a"), unit(4, 0)), (TextKey::of("b"), unit(4, 3))]
+        );
         // Vectors made another way, or of another width, are not these.
         assert!(read_back(&dir, 8, 4, &["a"]).is_empty());
         assert!(read_back(&dir, 7, 8, &["a"]).is_empty());
@@ -269,7 +279,11 @@ mod tests {
         fs::write(&path, &bytes).unwrap();
         let found = read_back(&dir, 1, 4, &["a", "b", "c"]);
         assert_eq!(found.iter().map(|(key, _)| *key).collect::<Vec<_>>(), [TextKey::of("a"), TextKey::of("c")]);
-        assert_eq!(fs::metadata(&path).unwrap().len() as usize, HEADER + 2 * record, "written again with the sound records");
+        assert_eq!(
+            fs::metadata(&path).unwrap().len() as usize,
+            HEADER + 2 * record,
+            "written again with the sound records"
+        );
         // A vector no encoder gives is refused even under a good checksum.
         filed(&dir, 1, 4, &[("long", vec![2.0, 0.0, 0.0, 0.0]), ("nan", vec![f32::NAN, 0.0, 0.0, 0.0])]);
         assert!(read_back(&dir, 1, 4, &["long", "nan"]).is_empty());

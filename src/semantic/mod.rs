@@ -25,14 +25,14 @@ pub use encoder::Encoder;
 use std::sync::Arc;
 
 pub(crate) use background::ToolVectors;
-pub use disk_cache::set_dir as set_vector_cache;
 pub use contextual::Contextual;
-pub(crate) use contextual::{cosine as contextual_cosine, tool_text};
 #[cfg(test)]
 pub(crate) use contextual::MAX_TOKENS;
-pub use model::{Model, ModelError, MAX_MODEL_BYTES};
+pub(crate) use contextual::{cosine as contextual_cosine, tool_text};
+pub use disk_cache::set_dir as set_vector_cache;
 #[cfg(test)]
 pub(crate) use model::encode;
+pub use model::{Model, ModelError, MAX_MODEL_BYTES};
 pub(crate) use vector::{cosine, Embedder};
 
 /// The models a hybrid index embeds with: the static table always, the transformer when its file

@@ -95,12 +95,17 @@ impl Model {
         let terms = u32_at(&bytes, 16) as usize;
         let term_bytes = u32_at(&bytes, 20) as usize;
         if dims == 0 || dims > MAX_DIMS || terms == 0 || terms > MAX_TERMS {
-            return Err(ModelError::Malformed(format!("{terms} rows of {dims} values is outside what the format takes")));
+            return Err(ModelError::Malformed(format!(
+                "{terms} rows of {dims} values is outside what the format takes"
+            )));
         }
         // In u64: the header's sizes are anyone's numbers until they match the file.
         let expected_len = (HEADER + 3 * terms) as u64 + term_bytes as u64 + (dims * terms) as u64;
         if bytes.len() as u64 != expected_len {
-            return Err(ModelError::Malformed(format!("{} bytes where the header describes {expected_len}", bytes.len())));
+            return Err(ModelError::Malformed(format!(
+                "{} bytes where the header describes {expected_len}",
+                bytes.len()
+            )));
         }
         let expected = u64_at(&bytes, 24);
         let found = fnv1a(&bytes[HEADER..]);
@@ -134,7 +139,9 @@ impl Model {
         for i in 0..terms {
             let text = std::str::from_utf8(model.term_bytes(i)).map_err(|_| malformed("a term is not UTF-8"))?;
             if i > 0 && model.term_bytes(i - 1) >= text.as_bytes() {
-                return Err(ModelError::Malformed(format!("the terms are not in strictly increasing order at {text:?}")));
+                return Err(ModelError::Malformed(format!(
+                    "the terms are not in strictly increasing order at {text:?}"
+                )));
             }
         }
         Ok(model)
@@ -247,7 +254,10 @@ mod tests {
     use super::*;
 
     fn sample() -> Vec<u8> {
-        encode(3, &[("weather", 1000, vec![1, 2, 3]), ("forecast", 500, vec![-1, 0, 127]), ("citi", 7, vec![0, -128, 5])])
+        encode(
+            3,
+            &[("weather", 1000, vec![1, 2, 3]), ("forecast", 500, vec![-1, 0, 127]), ("citi", 7, vec![0, -128, 5])],
+        )
     }
 
     #[test]

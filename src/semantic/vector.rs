@@ -76,8 +76,12 @@ mod tests {
     use crate::semantic::model::encode;
 
     fn model() -> Model {
-        let rows = [("weather", 100, vec![100, 0, 0]), ("forecast", 100, vec![90, 40, 0]), ("currenc", 100, vec![0, 0, 120]),
-            ("rain", 10, vec![0, 127, 0])];
+        let rows = [
+            ("weather", 100, vec![100, 0, 0]),
+            ("forecast", 100, vec![90, 40, 0]),
+            ("currenc", 100, vec![0, 0, 120]),
+            ("rain", 10, vec![0, 127, 0]),
+        ];
         Model::from_bytes(encode(3, &rows)).unwrap()
     }
 

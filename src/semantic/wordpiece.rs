@@ -40,8 +40,7 @@ impl WordPiece {
         let mut starts = FxHashMap::default();
         let mut continuations = FxHashMap::default();
         for (id, token) in vocab.into_iter().enumerate() {
-            let id = u32::try_from(id)
-                .map_err(|_| "the vocabulary has more than 2^32 tokens".to_string())?;
+            let id = u32::try_from(id).map_err(|_| "the vocabulary has more than 2^32 tokens".to_string())?;
             let (map, key) = match token.strip_prefix("##") {
                 Some(rest) => (&mut continuations, rest),
                 None => (&mut starts, token),
@@ -50,16 +49,10 @@ impl WordPiece {
                 return Err(format!("the vocabulary has the token {token:?} twice"));
             }
         }
-        let special = |token: &str| {
-            starts
-                .get(token)
-                .copied()
-                .ok_or_else(|| format!("the vocabulary has no {token} token"))
-        };
+        let special =
+            |token: &str| starts.get(token).copied().ok_or_else(|| format!("the vocabulary has no {token} token"));
         let (cls, sep, unk) = (special(CLS)?, special(SEP)?, special(UNK)?);
-        let longest = |map: &FxHashMap<Box<str>, u32>| {
-            map.keys().map(|k| k.chars().count()).max().unwrap_or(0)
-        };
+        let longest = |map: &FxHashMap<Box<str>, u32>| map.keys().map(|k| k.chars().count()).max().unwrap_or(0);
         Ok(WordPiece {
             longest_start: longest(&starts),
             longest_continuation: longest(&continuations),
@@ -123,8 +116,7 @@ impl WordPiece {
             return false;
         }
         word.bounds.clear();
-        word.bounds
-            .extend(word.text.char_indices().map(|(at, _)| at));
+        word.bounds.extend(word.text.char_indices().map(|(at, _)| at));
         word.bounds.push(word.text.len());
         let mut start = 0;
         while start < word.chars {
@@ -134,10 +126,7 @@ impl WordPiece {
             };
             let found = (start + 1..=word.chars.min(start + longest))
                 .rev()
-                .find_map(|end| {
-                    map.get(&word.text[word.bounds[start]..word.bounds[end]])
-                        .map(|&id| (id, end))
-                });
+                .find_map(|end| map.get(&word.text[word.bounds[start]..word.bounds[end]]).map(|&id| (id, end)));
             let Some((id, end)) = found else {
                 return false;
             };
@@ -224,7 +213,9 @@ mod tests {
 
     /// The shipped encoder's vocabulary: the one the fixture's ids index.
     static VOCAB: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
-        let encoder = crate::Encoder::from_file(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin")).unwrap();
+        let encoder =
+            crate::Encoder::from_file(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin"))
+                .unwrap();
         encoder.vocab().map(str::to_string).collect()
     });
 
@@ -234,30 +225,20 @@ mod tests {
 
     fn tokens(wp: &WordPiece, text: &str, max_tokens: usize) -> Vec<String> {
         let vocab = &*VOCAB;
-        wp.ids(text, max_tokens)
-            .into_iter()
-            .map(|id| vocab[id as usize].to_string())
-            .collect()
+        wp.ids(text, max_tokens).into_iter().map(|id| vocab[id as usize].to_string()).collect()
     }
 
     #[test]
     fn matches_the_hf_tokenizer_on_the_fixture() {
         let wp = model();
-        let fixture: Vec<(String, Vec<u32>)> =
-            parse_fixture(include_str!("testdata/wordpiece.json"));
+        let fixture: Vec<(String, Vec<u32>)> = parse_fixture(include_str!("testdata/wordpiece.json"));
         assert!(fixture.len() >= 300, "{} texts", fixture.len());
         let wrong: Vec<_> = fixture
             .iter()
             .filter(|(text, expected)| wp.ids(text, usize::MAX) != *expected)
             .map(|(text, expected)| (text, expected, wp.ids(text, usize::MAX)))
             .collect();
-        assert!(
-            wrong.is_empty(),
-            "{} of {} texts differ, first: {:?}",
-            wrong.len(),
-            fixture.len(),
-            wrong.first()
-        );
+        assert!(wrong.is_empty(), "{} of {} texts differ, first: {:?}", wrong.len(), fixture.len(), wrong.first());
         // HF truncation to 128 keeps the first 126 pieces and [SEP].
         for (text, expected) in &fixture {
             let mut cut = expected[..expected.len().min(128) - 1].to_vec();
@@ -283,10 +264,7 @@ mod tests {
         assert_eq!(wp.ids(text, 1), [wp.cls]);
         assert_eq!(wp.ids("", 1), [wp.cls]);
         // A word cut in its pieces keeps the pieces that fit.
-        assert_eq!(
-            tokens(&wp, "tokenization", 4),
-            ["[CLS]", "token", "##ization", "[SEP]"]
-        );
+        assert_eq!(tokens(&wp, "tokenization", 4), ["[CLS]", "token", "##ization", "[SEP]"]);
         assert_eq!(tokens(&wp, "tokenization", 3), ["[CLS]", "token", "[SEP]"]);
     }
 
@@ -306,21 +284,13 @@ mod tests {
         assert_eq!(tokens(&wp, &word, 128), ["[CLS]", "[UNK]", "[SEP]"]);
         let longest = "x".repeat(MAX_WORD_CHARS);
         assert_ne!(tokens(&wp, &longest, 128)[1], "[UNK]");
-        assert_eq!(
-            tokens(&wp, &(longest + "x"), 128),
-            ["[CLS]", "[UNK]", "[SEP]"]
-        );
+        assert_eq!(tokens(&wp, &(longest + "x"), 128), ["[CLS]", "[UNK]", "[SEP]"]);
     }
 
     #[test]
     fn text_with_no_word_is_cls_and_sep() {
         let wp = model();
-        for text in [
-            "",
-            "   \t\n\r ",
-            "\u{0}\u{1}\u{7F}\u{200B}\u{FFFD}",
-            "\u{301}\u{308}",
-        ] {
+        for text in ["", "   \t\n\r ", "\u{0}\u{1}\u{7F}\u{200B}\u{FFFD}", "\u{301}\u{308}"] {
             assert_eq!(wp.ids(text, 128), [wp.cls, wp.sep], "{text:?}");
         }
         let punctuation = tokens(&wp, "?!...", 128);
@@ -333,9 +303,7 @@ mod tests {
         assert_eq!(missing, "the vocabulary has no [UNK] token");
         let missing = WordPiece::new(["[UNK]", "[SEP]"]).err().unwrap();
         assert_eq!(missing, "the vocabulary has no [CLS] token");
-        let twice = WordPiece::new(["[CLS]", "[SEP]", "[UNK]", "##a", "b", "##a"])
-            .err()
-            .unwrap();
+        let twice = WordPiece::new(["[CLS]", "[SEP]", "[UNK]", "##a", "b", "##a"]).err().unwrap();
         assert_eq!(twice, "the vocabulary has the token \"##a\" twice");
         let wp = WordPiece::new(["[CLS]", "[SEP]", "[UNK]", "a", "##a", "##b"]).unwrap();
         assert_eq!(wp.ids("aab ba", 10), [0, 3, 4, 5, 2, 1]);
@@ -351,11 +319,7 @@ mod tests {
                 let (text, ids) = line.rsplit_once(", \"ids\": [").unwrap();
                 let text = text.strip_prefix("\"text\": ").unwrap();
                 let ids = ids.strip_suffix(']').unwrap();
-                let ids = ids
-                    .split(", ")
-                    .filter(|s| !s.is_empty())
-                    .map(|s| s.parse().unwrap())
-                    .collect();
+                let ids = ids.split(", ").filter(|s| !s.is_empty()).map(|s| s.parse().unwrap()).collect();
                 (json_string(text), ids)
             })
             .collect()
@@ -364,10 +328,7 @@ mod tests {
     /// A JSON string literal written with `ensure_ascii`: escapes only, `\uXXXX` in pairs for
     /// astral characters.
     fn json_string(literal: &str) -> String {
-        let body = literal
-            .strip_prefix('"')
-            .and_then(|s| s.strip_suffix('"'))
-            .unwrap();
+        let body = literal.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap();
         let mut units = Vec::new();
         let mut chars = body.chars();
         while let Some(c) = chars.next() {
@@ -381,9 +342,7 @@ mod tests {
                 'r' => '\r' as u16,
                 'b' => 8,
                 'f' => 12,
-                'u' => {
-                    u16::from_str_radix(&chars.by_ref().take(4).collect::<String>(), 16).unwrap()
-                }
+                'u' => u16::from_str_radix(&chars.by_ref().take(4).collect::<String>(), 16).unwrap(),
                 other => other as u16,
             };
             units.push(unit);

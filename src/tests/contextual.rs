@@ -8,7 +8,8 @@ use crate::semantic::{contextual_cosine as cosine, tool_text, MAX_TOKENS};
 use crate::{Contextual, Index, Model, Params, Searcher, SemanticModel};
 
 static TABLE: LazyLock<Arc<Model>> = LazyLock::new(|| Arc::new(Model::from_file(&shipped("model.bin")).unwrap()));
-static ENCODER: LazyLock<Arc<Contextual>> = LazyLock::new(|| Arc::new(Contextual::from_file(&shipped("encoder.bin")).unwrap()));
+static ENCODER: LazyLock<Arc<Contextual>> =
+    LazyLock::new(|| Arc::new(Contextual::from_file(&shipped("encoder.bin")).unwrap()));
 
 fn shipped(file: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("model").join(file)
@@ -50,7 +51,9 @@ fn once_in_place_the_transformer_orders_what_the_words_tie() {
         .unwrap()
         .into_iter()
         .filter(|tool| ranked.iter().any(|(name, _)| name == &tool.name))
-        .map(|tool| (cosine(&query_vector, &ENCODER.embed(&tool_text(&mut analyzer, &tool.name, &tool.description))), tool.name))
+        .map(|tool| {
+            (cosine(&query_vector, &ENCODER.embed(&tool_text(&mut analyzer, &tool.name, &tool.description))), tool.name)
+        })
         .collect();
     expected.sort_by(|a, b| b.0.total_cmp(&a.0));
     assert!(ranked.len() > 5, "{ranked:?}");
@@ -95,12 +98,20 @@ fn within_a_family_of_tools_the_rest_of_the_name_decides() {
     let query = "open a pull request";
     let ranked = top(&index(&catalog, true), query, 10);
     assert_eq!(ranked[0].0, "create_pull_request");
-    assert!(ranked.iter().all(|&(_, score)| (0.0..=1.0).contains(&score)), "scores stay in the fused scale: {ranked:?}");
+    assert!(
+        ranked.iter().all(|&(_, score)| (0.0..=1.0).contains(&score)),
+        "scores stay in the fused scale: {ranked:?}"
+    );
     let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()) };
-    let without = Index::from_catalog_ranked(&catalog, Params { agreement_weight: 0.0, ..Params::default() }, Some(model)).unwrap();
+    let without =
+        Index::from_catalog_ranked(&catalog, Params { agreement_weight: 0.0, ..Params::default() }, Some(model))
+            .unwrap();
     without.wait_for_vectors();
     let ranked = top(&without, query, 10);
-    assert!(names(&ranked).iter().position(|&name| name == "create_pull_request").is_some_and(|at| at >= 3), "{ranked:?}");
+    assert!(
+        names(&ranked).iter().position(|&name| name == "create_pull_request").is_some_and(|at| at >= 3),
+        "{ranked:?}"
+    );
     // A request that names the action is left as it was.
     assert_eq!(top(&index(&catalog, true), "create a pull request", 1)[0].0, "create_pull_request");
 }

@@ -3,9 +3,9 @@
 //! same classes through Node-API.)
 
 use crate::{
-    check_exclusions, check_query, check_query_units, result_count, selection_from_events, selection_from_payload, Index,
-    Searcher, CATALOG_TEXT, EVENTS_TEXT, MAX_CATALOG_BYTES, MAX_EVENTS_BYTES, MAX_JSON_DEPTH, MAX_SCHEMA_DEPTH, MAX_TOOLS,
-    PAYLOAD_TEXT, TOOL_NAME,
+    check_exclusions, check_query, check_query_units, result_count, selection_from_events, selection_from_payload,
+    Index, Searcher, CATALOG_TEXT, EVENTS_TEXT, MAX_CATALOG_BYTES, MAX_EVENTS_BYTES, MAX_JSON_DEPTH, MAX_SCHEMA_DEPTH,
+    MAX_TOOLS, PAYLOAD_TEXT, TOOL_NAME,
 };
 
 fn error_of(catalog: &str) -> String {
@@ -20,7 +20,10 @@ fn names(index: &Index, query: &str) -> Vec<String> {
 fn malformed_json_is_an_error_that_names_the_place() {
     let cases = [
         ("", "tool catalog is not valid JSON: unexpected end of JSON input at line 1, column 1"),
-        ("[{\"name\": \"a\",}]", "tool catalog is not valid JSON: expected a string key in an object at line 1, column 15"),
+        (
+            "[{\"name\": \"a\",}]",
+            "tool catalog is not valid JSON: expected a string key in an object at line 1, column 15",
+        ),
         ("[{'name': 'a'}]", "tool catalog is not valid JSON: expected a string key in an object at line 1, column 3"),
         ("\u{feff}[]", "tool catalog is not valid JSON: expected a JSON value at line 1, column 1"),
         ("[1e5x]", "tool catalog is not valid JSON: expected ',' or ']' in an array at line 1, column 5"),
@@ -35,12 +38,20 @@ fn malformed_json_is_an_error_that_names_the_place() {
 
 #[test]
 fn wrong_types_are_errors_for_structure_and_ignored_for_content() {
-    assert_eq!(error_of("{\"tools\": 5}"), "tool catalog must be a JSON array of tools (or an object with a \"tools\" array), got a number");
+    assert_eq!(
+        error_of("{\"tools\": 5}"),
+        "tool catalog must be a JSON array of tools (or an object with a \"tools\" array), got a number"
+    );
     assert_eq!(error_of("[null]"), "tool at index 0 must be an object, got null");
     assert_eq!(error_of("[{\"name\": [\"a\"]}]"), "tool at index 0 has no \"name\" string (it must be non-empty)");
-    let index = Index::from_catalog(r#"[{"name": "t", "description": {"text": "x"}, "parameters": 3, "inputSchema": "s"}]"#).unwrap();
+    let index =
+        Index::from_catalog(r#"[{"name": "t", "description": {"text": "x"}, "parameters": 3, "inputSchema": "s"}]"#)
+            .unwrap();
     assert_eq!(index.search_text("t"), Some("t"));
-    assert_eq!(selection_from_events("{\"events\": []}").unwrap_err().to_string(), "session events must be a JSON array, got an object");
+    assert_eq!(
+        selection_from_events("{\"events\": []}").unwrap_err().to_string(),
+        "session events must be a JSON array, got an object"
+    );
 }
 
 #[test]
@@ -57,14 +68,19 @@ fn odd_schemas_index_what_they_can() {
 #[test]
 fn a_catalog_over_the_size_limit_is_refused_before_it_is_read() {
     let text = " ".repeat(MAX_CATALOG_BYTES + 1);
-    assert_eq!(error_of(&text), format!("tool catalog is {} bytes; the limit is 134217728 bytes", MAX_CATALOG_BYTES + 1));
+    assert_eq!(
+        error_of(&text),
+        format!("tool catalog is {} bytes; the limit is 134217728 bytes", MAX_CATALOG_BYTES + 1)
+    );
 }
 
 #[test]
 fn huge_text_inside_a_catalog_is_indexed_and_summarized() {
     let description = "telemetry ".repeat(1 << 20);
     let name = "n".repeat(100_000);
-    let index = Index::from_catalog(&format!(r#"[{{"name": "{name}", "description": "{description}"}}, {{"name": "b"}}]"#)).unwrap();
+    let index =
+        Index::from_catalog(&format!(r#"[{{"name": "{name}", "description": "{description}"}}, {{"name": "b"}}]"#))
+            .unwrap();
     let hit = &Searcher::new(&index).search("telemetry", 1, &[])[0];
     assert_eq!((hit.name.len(), hit.summary.chars().count()), (100_000, 240));
 }
@@ -72,7 +88,8 @@ fn huge_text_inside_a_catalog_is_indexed_and_summarized() {
 #[test]
 fn deep_input_is_read_without_stack_and_indexed_to_the_depth_limit() {
     let depth = 1_000_000;
-    let deep_array = format!("[{{\"name\": \"t\", \"parameters\": {{\"x\": {}{}}}}}]", "[".repeat(depth), "]".repeat(depth));
+    let deep_array =
+        format!("[{{\"name\": \"t\", \"parameters\": {{\"x\": {}{}}}}}]", "[".repeat(depth), "]".repeat(depth));
     assert_eq!(Index::from_catalog(&deep_array).unwrap().len(), 1);
     let schema = format!("{}{{}}{}", r#"{"items": "#.repeat(depth), "}".repeat(depth));
     let index = Index::from_catalog(&format!(r#"[{{"name": "t", "parameters": {schema}}}]"#)).unwrap();
@@ -93,28 +110,39 @@ fn too_many_tools_index_the_first_and_warn() {
 
 #[test]
 fn lone_surrogates_become_replacement_characters_everywhere() {
-    let index = Index::from_catalog(r#"[{"name": "a\ud800b", "description": "x\udfff weather"}, {"name": "\udc00"}]"#).unwrap();
+    let index =
+        Index::from_catalog(r#"[{"name": "a\ud800b", "description": "x\udfff weather"}, {"name": "\udc00"}]"#).unwrap();
     assert_eq!(index.names().collect::<Vec<_>>(), ["a\u{FFFD}b", "\u{FFFD}"]);
     assert_eq!(names(&index, "weather \u{FFFD}"), ["a\u{FFFD}b"]);
     assert_eq!(names(&index, "\u{FFFD}"), ["\u{FFFD}"], "an exact name, even one of no words");
     let payload = r#"{\"schemaVersion\":1,\"tools\":[{\"name\":\"s\\ud800\"}]}"#;
-    let events = format!(r#"[{{"type":"tool/code-dispatch","data":{{"name":"tool_search","isError":false,"content":[{{"type":"text","text":"{payload}"}}]}}}}]"#);
+    let events = format!(
+        r#"[{{"type":"tool/code-dispatch","data":{{"name":"tool_search","isError":false,"content":[{{"type":"text","text":"{payload}"}}]}}}}]"#
+    );
     assert_eq!(selection_from_events(&events).unwrap().selected, ["s\u{FFFD}"]);
 }
 
 #[test]
 fn control_characters_and_odd_whitespace_are_text_like_any_other() {
-    let index = Index::from_catalog(r#"[{"name": "tab\tname", "description": "bell\u0007 nul\u0000 weather\u2028line"}]"#).unwrap();
+    let index =
+        Index::from_catalog(r#"[{"name": "tab\tname", "description": "bell\u0007 nul\u0000 weather\u2028line"}]"#)
+            .unwrap();
     assert_eq!(names(&index, "weather"), ["tab\tname"]);
     assert_eq!(names(&index, "\u{0}\u{7}\u{2028}"), [] as [String; 0]);
-    assert_eq!(Searcher::new(&index).search("weather", 1, &[])[0].summary, "bell\u{7} nul\u{0} weather line", "U+2028 is whitespace");
+    assert_eq!(
+        Searcher::new(&index).search("weather", 1, &[])[0].summary,
+        "bell\u{7} nul\u{0} weather line",
+        "U+2028 is whitespace"
+    );
 }
 
 #[test]
 fn an_over_long_query_is_refused_and_the_longest_allowed_one_is_served() {
     assert_eq!(check_query(&"q".repeat(1 << 20)).unwrap_err(), "query is 1048576 characters long; the limit is 4096");
     let index = Index::from_catalog(r#"[{"name": "get_weather", "description": "weather"}]"#).unwrap();
-    for longest in ["weather. ".repeat(455), "w".repeat(4096), "天".repeat(4096), "a_".repeat(2048), "+weather ".repeat(455)] {
+    for longest in
+        ["weather. ".repeat(455), "w".repeat(4096), "天".repeat(4096), "a_".repeat(2048), "+weather ".repeat(455)]
+    {
         assert!(check_query(&longest).is_ok());
         let _ = Searcher::new(&index).search(&longest, 20, &[]);
     }
@@ -122,7 +150,9 @@ fn an_over_long_query_is_refused_and_the_longest_allowed_one_is_served() {
 
 #[test]
 fn huge_and_invalid_limits() {
-    let index = Index::from_catalog(r#"[{"name": "a", "description": "weather"}, {"name": "b", "description": "weather"}]"#).unwrap();
+    let index =
+        Index::from_catalog(r#"[{"name": "a", "description": "weather"}, {"name": "b", "description": "weather"}]"#)
+            .unwrap();
     assert_eq!(Searcher::new(&index).search("weather", result_count(1e300).unwrap(), &[]).len(), 2);
     assert_eq!(Searcher::new(&index).search("weather", usize::MAX, &[]).len(), 2);
     assert!(Searcher::new(&index).search("weather", 0, &[]).is_empty());
@@ -132,7 +162,10 @@ fn huge_and_invalid_limits() {
 #[test]
 fn session_events_over_the_size_limit_are_refused_before_they_are_read() {
     let text = " ".repeat(MAX_EVENTS_BYTES + 1);
-    assert_eq!(selection_from_events(&text).unwrap_err().to_string(), "session events text is 134217729 bytes; the limit is 134217728 bytes");
+    assert_eq!(
+        selection_from_events(&text).unwrap_err().to_string(),
+        "session events text is 134217729 bytes; the limit is 134217728 bytes"
+    );
 }
 
 /// The checks the addon makes on a JavaScript value before reading any of it, for the lengths a
@@ -141,7 +174,10 @@ fn session_events_over_the_size_limit_are_refused_before_they_are_read() {
 #[test]
 fn lengths_from_javascript_are_refused_from_the_length_alone() {
     for len in [u32::MAX as usize, 1 << 31, MAX_TOOLS + 1] {
-        assert_eq!(check_exclusions(len).unwrap_err(), format!("exclude holds {len} entries; the limit is {MAX_TOOLS}"));
+        assert_eq!(
+            check_exclusions(len).unwrap_err(),
+            format!("exclude holds {len} entries; the limit is {MAX_TOOLS}")
+        );
     }
     assert!(check_exclusions(MAX_TOOLS).is_ok());
     // A string of 2**28 UTF-16 code units (JavaScript knows the count without reading it) is at
@@ -149,12 +185,19 @@ fn lengths_from_javascript_are_refused_from_the_length_alone() {
     let units = 1 << 28;
     for limit in [CATALOG_TEXT, EVENTS_TEXT, PAYLOAD_TEXT, TOOL_NAME] {
         let refused = limit.check_units(units).unwrap_err();
-        assert_eq!(refused, format!("{} is at least 268435456 bytes; the limit is {} bytes", limit.name, limit.max_bytes));
+        assert_eq!(
+            refused,
+            format!("{} is at least 268435456 bytes; the limit is {} bytes", limit.name, limit.max_bytes)
+        );
     }
     assert_eq!(check_query_units(units).unwrap_err(), "query is at least 134217728 characters long; the limit is 4096");
     // Every payload the events bound lets replay read, the payload bound lets the live commit read.
     assert_eq!(PAYLOAD_TEXT.max_bytes, EVENTS_TEXT.max_bytes);
-    assert_eq!(CATALOG_TEXT.too_large(MAX_CATALOG_BYTES + 1), error_of(&" ".repeat(MAX_CATALOG_BYTES + 1)), "one message for one bound");
+    assert_eq!(
+        CATALOG_TEXT.too_large(MAX_CATALOG_BYTES + 1),
+        error_of(&" ".repeat(MAX_CATALOG_BYTES + 1)),
+        "one message for one bound"
+    );
 }
 
 #[test]
@@ -169,7 +212,9 @@ fn a_payload_of_any_size_or_shape_selects_only_whole_version_one_payloads() {
 
 #[test]
 fn huge_exclusion_lists_and_odd_exclusions() {
-    let index = Index::from_catalog(r#"[{"name": "a", "description": "weather"}, {"name": "b", "description": "weather"}]"#).unwrap();
+    let index =
+        Index::from_catalog(r#"[{"name": "a", "description": "weather"}, {"name": "b", "description": "weather"}]"#)
+            .unwrap();
     let many: Vec<String> = (0..100_000).map(|i| format!("x{i}")).collect();
     let mut exclude: Vec<&str> = many.iter().map(String::as_str).collect();
     exclude.extend(["", "a", "a"]);
@@ -181,19 +226,21 @@ fn huge_exclusion_lists_and_odd_exclusions() {
 fn corrupted_session_events_select_only_whole_successful_searches() {
     let good = r#"{\"schemaVersion\":1,\"query\":\"q\",\"tools\":[{\"name\":\"good\"}]}"#;
     let result = |id: &str, text: &str| {
-        format!(r#"{{"type":"tool/result","data":{{"message":{{"content":[{{"type":"tool-result","toolCallId":"{id}","content":[{{"type":"text","text":"{text}"}}]}}]}}}}}}"#)
+        format!(
+            r#"{{"type":"tool/result","data":{{"message":{{"content":[{{"type":"tool-result","toolCallId":"{id}","content":[{{"type":"text","text":"{text}"}}]}}]}}}}}}"#
+        )
     };
     let call = |id: &str, name: &str| format!(r#"{{"type":"tool/call","data":{{"callId":"{id}","name":"{name}"}}}}"#);
     let events = [
         call("c1", "tool_search"),
-        result("c1", &good[..good.len() / 2]),                   // truncated payload
+        result("c1", &good[..good.len() / 2]), // truncated payload
         result("c1", &good.replace("\\\"schemaVersion\\\":1", "\\\"schemaVersion\\\":\\\"1\\\"")), // version as text
         result("c1", &good.replace("\\\"tools\\\"", "\\\"tool\\\"")), // renamed key
-        result("c2", good),                                      // no call
+        result("c2", good),                    // no call
         call("c3", "bash"),
-        result("c3", good),                                      // another tool's result
+        result("c3", good), // another tool's result
         call("c4", "tool_search"),
-        call("c4", "bash"),                                       // call id reused: the later call wins
+        call("c4", "bash"), // call id reused: the later call wins
         result("c4", good),
         r#"{"type":"tool/result","data":{"message":{"content":{"0":{}}}}}"#.to_string(),
         r#"{"type":"tool/result","data":{"message":null}}"#.to_string(),
@@ -202,13 +249,19 @@ fn corrupted_session_events_select_only_whole_successful_searches() {
     ];
     assert!(selection_from_events(&format!("[{}]", events.join(","))).unwrap().selected.is_empty());
     let fixed = [call("c5", "tool_search"), result("c5", good)];
-    assert_eq!(selection_from_events(&format!("[{},{}]", events.join(","), fixed.join(","))).unwrap().selected, ["good"]);
+    assert_eq!(
+        selection_from_events(&format!("[{},{}]", events.join(","), fixed.join(","))).unwrap().selected,
+        ["good"]
+    );
 }
 
 #[test]
 fn empty_inputs_are_empty_answers() {
     let index = Index::from_catalog("[]").unwrap();
-    assert!(Searcher::new(&index).search("", 5, &[]).is_empty() && Searcher::new(&index).search("select:", 5, &[]).is_empty());
+    assert!(
+        Searcher::new(&index).search("", 5, &[]).is_empty()
+            && Searcher::new(&index).search("select:", 5, &[]).is_empty()
+    );
     assert!(Searcher::new(&index).explain("", "x").is_none());
     assert!(selection_from_events("[]").unwrap().selected.is_empty());
     let one = Index::from_catalog(r#"{"tools": [{"name": "t"}]}"#).unwrap();
@@ -217,6 +270,9 @@ fn empty_inputs_are_empty_answers() {
 
 #[test]
 fn numbers_beyond_f64_and_repeated_keys() {
-    let index = Index::from_catalog(r#"[{"name": "t", "x": 1e999, "y": -1e-999, "description": "first", "description": "last"}]"#).unwrap();
+    let index = Index::from_catalog(
+        r#"[{"name": "t", "x": 1e999, "y": -1e-999, "description": "first", "description": "last"}]"#,
+    )
+    .unwrap();
     assert_eq!(index.search_text("t"), Some("t last"));
 }

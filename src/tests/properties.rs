@@ -38,11 +38,58 @@ impl Rng {
 /// Words of every kind the analyzer treats differently: plain, inflected, stop words, digits,
 /// accents, CJK, an apostrophe, and a few that share starts (prefix matching).
 const WORDS: &[&str] = &[
-    "weather", "forecast", "city", "issue", "issues", "create", "created", "repository", "send", "email",
-    "mail", "query", "database", "file", "files", "read", "write", "search", "searching", "calc",
-    "calculate", "tax", "money", "convert", "currency", "the", "a", "of", "and", "2024", "v2", "sha256",
-    "café", "résumé", "天气", "预报", "東京", "날씨", "don't", "GitHub", "HTTPServer", "getUser", "list",
-    "delete", "update", "user", "users", "page", "browser", "click", "navigate", "snapshot",
+    "weather",
+    "forecast",
+    "city",
+    "issue",
+    "issues",
+    "create",
+    "created",
+    "repository",
+    "send",
+    "email",
+    "mail",
+    "query",
+    "database",
+    "file",
+    "files",
+    "read",
+    "write",
+    "search",
+    "searching",
+    "calc",
+    "calculate",
+    "tax",
+    "money",
+    "convert",
+    "currency",
+    "the",
+    "a",
+    "of",
+    "and",
+    "2024",
+    "v2",
+    "sha256",
+    "café",
+    "résumé",
+    "天气",
+    "预报",
+    "東京",
+    "날씨",
+    "don't",
+    "GitHub",
+    "HTTPServer",
+    "getUser",
+    "list",
+    "delete",
+    "update",
+    "user",
+    "users",
+    "page",
+    "browser",
+    "click",
+    "navigate",
+    "snapshot",
 ];
 
 fn sentence(rng: &mut Rng, max_words: usize) -> String {
@@ -90,7 +137,8 @@ fn schema(rng: &mut Rng, depth: usize) -> String {
         members.push(format!(r#""enum": [{}]"#, values.join(", ")));
     }
     if depth > 0 {
-        let properties: Vec<String> = (0..rng.below(4)).map(|_| format!("{}: {}", quoted(&identifier(rng)), schema(rng, depth - 1))).collect();
+        let properties: Vec<String> =
+            (0..rng.below(4)).map(|_| format!("{}: {}", quoted(&identifier(rng)), schema(rng, depth - 1))).collect();
         members.push(format!(r#""properties": {{{}}}"#, properties.join(", ")));
         if rng.chance(20) {
             members.push(format!(r#""items": {}"#, schema(rng, depth - 1)));
@@ -112,7 +160,8 @@ fn tools(rng: &mut Rng) -> Vec<(String, String)> {
             continue;
         }
         let parameters = if rng.chance(70) { format!(r#", "parameters": {}"#, schema(rng, 3)) } else { String::new() };
-        let json = format!(r#"{{"name": {}, "description": {}{parameters}}}"#, quoted(&name), quoted(&sentence(rng, 15)));
+        let json =
+            format!(r#"{{"name": {}, "description": {}{parameters}}}"#, quoted(&name), quoted(&sentence(rng, 15)));
         tools.push((name, json));
     }
     tools
@@ -135,7 +184,11 @@ fn query(rng: &mut Rng, tools: &[(String, String)]) -> String {
 type Ranking = Vec<(String, String, f64)>;
 
 fn ranking(index: &Index, query: &str, limit: usize, exclude: &[&str]) -> Ranking {
-    Searcher::new(index).search(query, limit, exclude).into_iter().map(|h| (h.name.to_string(), h.summary.to_string(), h.score)).collect()
+    Searcher::new(index)
+        .search(query, limit, exclude)
+        .into_iter()
+        .map(|h| (h.name.to_string(), h.summary.to_string(), h.score))
+        .collect()
 }
 
 const CASES: u64 = 300;
@@ -228,7 +281,8 @@ fn payload_names(rng: &mut Rng) -> Vec<String> {
 
 /// The text part of a result: the canonical payload, another version, or other text.
 fn payload(rng: &mut Rng, names: &[String]) -> (String, bool) {
-    let tools: Vec<String> = names.iter().map(|n| format!(r#"{{"name":{},"description":"d","score":1.5}}"#, quoted(n))).collect();
+    let tools: Vec<String> =
+        names.iter().map(|n| format!(r#"{{"name":{},"description":"d","score":1.5}}"#, quoted(n))).collect();
     match rng.below(10) {
         0 => (format!(r#"{{"schemaVersion":2,"query":"q","tools":[{}]}}"#, tools.join(",")), false),
         1 => ("Error: tool_search: query is empty".to_string(), false),
@@ -291,7 +345,8 @@ fn expected_selection(events: &[Event]) -> Vec<String> {
             calls.push((id.clone(), name.clone()));
         }
         let Some((id, ok, names)) = &event.result else { continue };
-        let is_search = id.as_ref().is_none_or(|id| calls.iter().any(|(known, name)| known == id && name == SEARCH_TOOL));
+        let is_search =
+            id.as_ref().is_none_or(|id| calls.iter().any(|(known, name)| known == id && name == SEARCH_TOOL));
         if is_search && *ok {
             for name in names.iter().filter(|n| !n.is_empty()) {
                 if !selected.contains(name) {
@@ -319,7 +374,11 @@ fn replay_selects_exactly_the_successful_searches_and_only_grows_along_the_log()
         assert_eq!(full, expected_selection(&events), "seed {seed}");
         for cut in 0..events.len() {
             let prefix = replayed(&events[..cut]);
-            assert_eq!(prefix[..], full[..prefix.len()], "seed {seed}: the log cut after {cut} events selects a prefix");
+            assert_eq!(
+                prefix[..],
+                full[..prefix.len()],
+                "seed {seed}: the log cut after {cut} events selects a prefix"
+            );
         }
         selecting += usize::from(!full.is_empty());
     }

@@ -125,9 +125,7 @@ impl<'a> Parser<'a> {
                                 self.members.extend(self.open_members.drain(start..));
                                 done = Some(self.push(Node::Object(first..self.members.len()), at));
                             }
-                            got => {
-                                return Err(self.unexpected(got, "expected ',' or '}' in an object"))
-                            }
+                            got => return Err(self.unexpected(got, "expected ',' or '}' in an object")),
                         }
                     }
                 }
@@ -459,9 +457,10 @@ mod tests {
             id = doc.items(id).unwrap()[0];
         }
         let last = doc.items(id).unwrap();
-        assert_eq!(last.iter().map(|&i| doc.node(i).clone()).collect::<Vec<_>>(), [
-            Node::String("x".into()), Node::Null, Node::Null, Node::String("y".into())
-        ]);
+        assert_eq!(
+            last.iter().map(|&i| doc.node(i).clone()).collect::<Vec<_>>(),
+            [Node::String("x".into()), Node::Null, Node::Null, Node::String("y".into())]
+        );
     }
 
     #[test]
@@ -472,14 +471,26 @@ mod tests {
         let at = MAX_JSON_DEPTH + 6;
         let cases = [
             (format!("{open}1 2{close}"), format!("expected ',' or ']' in an array at line 1, column {}", at + 2)),
-            (format!("{open}{{\"a\" 1}}{close}"), format!("expected ':' after an object key at line 1, column {}", at + 5)),
-            (format!("{open}{{\"a\": 1,}}{close}"), format!("expected a string key in an object at line 1, column {}", at + 8)),
-            (format!("{open}{{\"a\": 1]{close}"), format!("expected ',' or '}}' in an object at line 1, column {}", at + 7)),
+            (
+                format!("{open}{{\"a\" 1}}{close}"),
+                format!("expected ':' after an object key at line 1, column {}", at + 5),
+            ),
+            (
+                format!("{open}{{\"a\": 1,}}{close}"),
+                format!("expected a string key in an object at line 1, column {}", at + 8),
+            ),
+            (
+                format!("{open}{{\"a\": 1]{close}"),
+                format!("expected ',' or '}}' in an object at line 1, column {}", at + 7),
+            ),
             (format!("{open}\"\\x\"{close}"), format!("invalid escape in a string at line 1, column {}", at + 2)),
             (format!("{open}tru{close}"), format!("expected a JSON value at line 1, column {at}")),
             (format!("{open}[1,"), format!("unexpected end of JSON input at line 1, column {}", at + 3)),
             (open.clone(), format!("unexpected end of JSON input at line 1, column {at}")),
-            (format!("{open}{close}]"), format!("unexpected text after the JSON value at line 1, column {}", 2 * at - 1)),
+            (
+                format!("{open}{close}]"),
+                format!("unexpected text after the JSON value at line 1, column {}", 2 * at - 1),
+            ),
         ];
         for (text, expected) in cases {
             assert_eq!(Json::parse(&text).unwrap_err().to_string(), expected, "{}", &text[MAX_JSON_DEPTH..]);

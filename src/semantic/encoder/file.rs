@@ -192,11 +192,13 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
     let mut unknown = None;
     let mut at = 0;
     for (id, &len) in lengths.iter().enumerate() {
-        let token = texts.get(at..at + len as usize).ok_or_else(|| malformed("the token lengths run past the token bytes"))?;
+        let token =
+            texts.get(at..at + len as usize).ok_or_else(|| malformed("the token lengths run past the token bytes"))?;
         if len == 0 {
             return Err(malformed("a token is empty"));
         }
-        let token = std::str::from_utf8(token).map_err(|_| ModelError::Malformed(format!("token {id} is not UTF-8")))?;
+        let token =
+            std::str::from_utf8(token).map_err(|_| ModelError::Malformed(format!("token {id} is not UTF-8")))?;
         if unknown.is_none() && token == UNKNOWN {
             unknown = Some(id as u32);
         }
@@ -263,7 +265,8 @@ impl<'a> Reader<'a> {
 
     /// Finite floats only: one NaN would turn every vector the encoder makes into NaNs.
     fn floats(&mut self, len: usize) -> Result<Vec<f32>, ModelError> {
-        let floats: Vec<f32> = self.take(4 * len)?.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        let floats: Vec<f32> =
+            self.take(4 * len)?.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
         if floats.iter().all(|f| f.is_finite()) {
             Ok(floats)
         } else {
@@ -276,7 +279,13 @@ impl<'a> Reader<'a> {
     }
 
     fn linear(&mut self, inputs: usize, outputs: usize) -> Result<Linear, ModelError> {
-        Ok(Linear { inputs, outputs, weights: self.bytes(inputs * outputs)?, scales: self.floats(outputs)?, bias: self.floats(outputs)? })
+        Ok(Linear {
+            inputs,
+            outputs,
+            weights: self.bytes(inputs * outputs)?,
+            scales: self.floats(outputs)?,
+            bias: self.floats(outputs)?,
+        })
     }
 
     fn norm(&mut self, width: usize) -> Result<Norm, ModelError> {

@@ -76,7 +76,8 @@ fn embed<C: Columns>(weights: &Weights, ids: &[u32], unknown: u32, share: bool) 
     for (t, (state, &id)) in states.chunks_exact_mut(hidden).zip(ids).enumerate() {
         let id = if (id as usize) < vocab { id as usize } else { unknown as usize };
         let (word, word_scale) = (&weights.words.values[id * hidden..][..hidden], weights.words.scales[id]);
-        let (place, place_scale) = (&weights.position_rows.values[t * hidden..][..hidden], weights.position_rows.scales[t]);
+        let (place, place_scale) =
+            (&weights.position_rows.values[t * hidden..][..hidden], weights.position_rows.scales[t]);
         for (((s, &w), &p), &k) in state.iter_mut().zip(word).zip(place).zip(&weights.token_type) {
             *s = f32::from(w) * word_scale + f32::from(p) * place_scale + k;
         }

@@ -60,7 +60,12 @@ pub(super) fn linear<C: Columns>(x: &[f32], layer: &Arc<Linear>, y: &mut [f32], 
 }
 
 /// Offers the helper the columns in `range`, computed from a copy of `x`.
-fn offer_columns<C: Columns>(x: &[f32], layer: &Arc<Linear>, range: Range<usize>, then: Then) -> Option<Offer<Vec<f32>>> {
+fn offer_columns<C: Columns>(
+    x: &[f32],
+    layer: &Arc<Linear>,
+    range: Range<usize>,
+    then: Then,
+) -> Option<Offer<Vec<f32>>> {
     let (x, layer): (Arc<[f32]>, _) = (x.into(), layer.clone());
     share::offer(move || {
         let mut part = vec![0.0; x.len() / layer.inputs * range.len()];
@@ -129,7 +134,14 @@ struct Tile {
 
 /// Adds rows `i..i + R` of W, the tile's columns, into every token's outputs.
 #[inline(always)]
-fn add_rows<const R: usize>(x: &[f32], layer: &Linear, i: usize, tile: &Tile, rows: &mut [[f32; TILE]; ROWS], y: &mut [f32]) {
+fn add_rows<const R: usize>(
+    x: &[f32],
+    layer: &Linear,
+    i: usize,
+    tile: &Tile,
+    rows: &mut [[f32; TILE]; ROWS],
+    y: &mut [f32],
+) {
     let (inputs, outputs) = (layer.inputs, layer.outputs);
     for (r, row) in rows.iter_mut().take(R).enumerate() {
         let weights = &layer.weights[(i + r) * outputs + tile.start..][..tile.width];
@@ -223,7 +235,8 @@ mod tests {
         let (inputs, outputs) = (5, TILE + LANES);
         let weights: Vec<i8> = (0..inputs * outputs).map(|v| (v % 255) as u8 as i8).collect();
         let scales = (0..outputs).map(|j| 1.0 / (j + 1) as f32).collect();
-        let layer = Arc::new(Linear { inputs, outputs, weights, scales, bias: (0..outputs).map(|j| j as f32 - 3.0).collect() });
+        let layer =
+            Arc::new(Linear { inputs, outputs, weights, scales, bias: (0..outputs).map(|j| j as f32 - 3.0).collect() });
         let x = [1.0, 2.0, 0.0, -1.0, 3.0, 0.5, 0.0, 0.0, 0.0, 0.0];
         // Alone and with half the columns offered to the helper: the same values either way.
         for share in [false, true] {
@@ -231,8 +244,13 @@ mod tests {
             linear::<Baseline>(&x, &layer, &mut y, Then::Nothing, share);
             for t in 0..2 {
                 for j in 0..outputs {
-                    let dot: f32 = (0..inputs).map(|i| x[t * inputs + i] * f32::from(layer.weights[i * outputs + j])).sum();
-                    assert_eq!(y[t * outputs + j], dot * layer.scales[j] + layer.bias[j], "token {t} column {j}, shared: {share}");
+                    let dot: f32 =
+                        (0..inputs).map(|i| x[t * inputs + i] * f32::from(layer.weights[i * outputs + j])).sum();
+                    assert_eq!(
+                        y[t * outputs + j],
+                        dot * layer.scales[j] + layer.bias[j],
+                        "token {t} column {j}, shared: {share}"
+                    );
                 }
             }
         }
@@ -255,7 +273,8 @@ mod tests {
         // x * Phi(x), to 9 digits.
         let mut x = [0.0, 1.0, -1.0, 3.0, -3.0, -10.0];
         gelu(&mut x);
-        let expected: [f64; 6] = [0.0, 0.841_344_746_1, -0.158_655_253_9, 2.995_950_306, -0.004_049_694_095, -7.619_853_024e-23];
+        let expected: [f64; 6] =
+            [0.0, 0.841_344_746_1, -0.158_655_253_9, 2.995_950_306, -0.004_049_694_095, -7.619_853_024e-23];
         for (&got, expected) in x.iter().zip(expected) {
             assert!((f64::from(got) - expected).abs() <= 3e-7 * expected.abs(), "{got} vs {expected}");
         }

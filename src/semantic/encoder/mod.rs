@@ -138,7 +138,9 @@ mod tests {
 
     fn shipped() -> &'static Encoder {
         static ENCODER: OnceLock<Encoder> = OnceLock::new();
-        ENCODER.get_or_init(|| Encoder::from_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin")).unwrap())
+        ENCODER.get_or_init(|| {
+            Encoder::from_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin")).unwrap()
+        })
     }
 
     /// The fixture's (ids, expected vector) pairs.
