@@ -153,7 +153,7 @@ async function deterministicPart() {
   // imported here rather than at the top.
   const { tokenRow } = await import('./tokens/tokens.mjs')
   const { largeOutlineRows } = await import('./tokens/outline.mjs')
-  const { OUTLINE_BUDGET_TOKENS } = await import('../dist/outline.js')
+  const { OUTLINE_BUDGET_TOKENS } = await import('../dist/offer/outline.js')
   const { pluginRanking } = await import('./tokens/dsh-turn.mjs')
   const { runEval } = await import('./eval.mjs')
   const measured = []

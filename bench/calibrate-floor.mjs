@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The confidence floor of tool_search (WEAK_MATCH_FLOOR in plugin/search-answer.ts): below it the
+// The confidence floor of tool_search (WEAK_MATCH_FLOOR in plugin/search/answer.ts): below it the
 // best match of a search is too weak to load, and the result says so instead. Re-run this after
 // any ranking change; it prints the floor it would choose and what the plugin's floor does.
 //
@@ -17,7 +17,7 @@ import { ToolIndex } from '../index.js'
 import { evalSources } from './lib/eval-sets.mjs'
 
 const { values: options } = parseArgs({ options: { json: { type: 'boolean', default: false } } })
-const { WEAK_MATCH_FLOOR } = await import('../dist/search-answer.js').catch((error) => {
+const { WEAK_MATCH_FLOOR } = await import('../dist/search/answer.js').catch((error) => {
   throw new Error(`the built plugin is missing; run \`pnpm run build:plugin\` first (${error.message})`)
 })
 
@@ -84,7 +84,7 @@ if (options.json) {
   console.log(JSON.stringify(result, null, 2))
 } else {
   console.log(`chosen floor: ${chosen} (${result.rule})`)
-  console.log(`the plugin's WEAK_MATCH_FLOOR: ${WEAK_MATCH_FLOOR}${chosen === WEAK_MATCH_FLOOR ? ' (the same)' : ' (differs: update plugin/search-answer.ts)'}`)
+  console.log(`the plugin's WEAK_MATCH_FLOOR: ${WEAK_MATCH_FLOOR}${chosen === WEAK_MATCH_FLOOR ? ' (the same)' : ' (differs: update plugin/search/answer.ts)'}`)
   console.log(`at the plugin's floor, over ${all.length} dev requests: ${pct(result.weakShare)} weak (loads nothing, shows candidates), ${pct(result.emptyShare)} empty; `
     + `${pct(result.foreignTurnedAway)} of ${foreignAll.length} requests against an unrelated catalog are turned away`)
   console.log('\nsource                   dev  found@5  lost  weak  empty  foreign  turned away')

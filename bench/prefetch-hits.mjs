@@ -4,7 +4,7 @@
 // plugin reads a user's message, and for N = 1..10 (the `prefetch` setting):
 // - Hit@N: the share of requests for which a relevant tool is among the tools prefetch loads,
 //   with the plugin's own rule (the top N, each as strong as WEAK_MATCH_FLOOR; strongHits in
-//   plugin/search-answer.ts);
+//   plugin/search/answer.ts);
 // - top-N Hit: the same for the plain top N, without that rule;
 // - loaded: tools loaded per request, and their schemas' o200k tokens (the definitions every
 //   later request of the turn carries);
@@ -21,7 +21,7 @@ import { ToolIndex } from '../index.js'
 import { evalSources } from './lib/eval-sets.mjs'
 
 const { values: options } = parseArgs({ options: { sources: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } })
-const { strongHits } = await import('../dist/search-answer.js').catch((error) => {
+const { strongHits } = await import('../dist/search/answer.js').catch((error) => {
   throw new Error(`the built plugin is missing; run \`pnpm run build:plugin\` first (${error.message})`)
 })
 

@@ -5,12 +5,12 @@
  */
 
 import type { Context } from '@deepseek-ai/cordis'
-import { installCatalogRoute } from './catalog-route.ts'
-import type { Config as ConfigShape } from './config.ts'
-import { native, type NativeLoad } from './native.ts'
-import { ToolSearchRuntime } from './runtime.ts'
-import { installToolSearchSettings } from './settings.ts'
-import type { ToolSearchView } from './view.ts'
+import { installCatalogRoute } from './host/catalog-route.ts'
+import type { Config as ConfigShape } from './host/config.ts'
+import { native, type NativeLoad } from './host/native.ts'
+import { ToolSearchRuntime } from './host/runtime.ts'
+import { installToolSearchSettings } from './host/settings.ts'
+import type { ToolSearchView } from './host/view.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
@@ -19,13 +19,13 @@ declare module '@deepseek-ai/cordis' {
   }
 }
 
-export { Config, normalizeSettings, type ToolSearchSettings } from './config.ts'
+export { Config, normalizeSettings, type ToolSearchSettings } from './host/config.ts'
 export { CATALOG_ROUTE_PATH, MAX_LIMIT, TOOL_SEARCH_NAME, type CatalogResponse, type CatalogRow, type StandingPolicy } from './contract.ts'
-export { DEFAULT_CORE_TOOLS } from './core-tools.ts'
-export { TOOL_SEARCH_SETTINGS_NAMESPACE } from './settings.ts'
-export type { ToolSearchPayload } from './payload.ts'
-export type { ToolPolicy } from './visibility.ts'
-export type { AgentRow, ToolSearchView } from './view.ts'
+export { DEFAULT_CORE_TOOLS } from './offer/core-tools.ts'
+export { TOOL_SEARCH_SETTINGS_NAMESPACE } from './host/settings.ts'
+export type { ToolSearchPayload } from './search/payload.ts'
+export type { ToolPolicy } from './offer/visibility.ts'
+export type { AgentRow, ToolSearchView } from './host/view.ts'
 
 export const name = 'dsh-tool-search'
 

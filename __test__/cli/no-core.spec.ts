@@ -5,7 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { main } from '../../bin/cli/main.js'
-import { platformKey } from '../../plugin/platform.ts'
+import { platformKey } from '../../plugin/host/platform.ts'
 import { tempDir } from '../support/harness.ts'
 import { PLATFORM_PACKAGE, missingCore } from '../support/missing-core.ts'
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { CodeRuntime, type CodeRunResult } from '@deepseek-ai/dsh-code-runtime'
-import { renderOfferedSdk } from '../../plugin/sdk.ts'
+import { renderOfferedSdk } from '../../plugin/offer/sdk.ts'
 import { DEFERRED_NAMES } from '../support/fixtures.ts'
 import { createHarness, type Harness } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'

@@ -1,11 +1,11 @@
-// The guarded load of the native core (plugin/native.ts) and the message a user gets when it fails
-// (plugin/platform.ts). The real napi-rs loader is made to fail through its own override variable,
+// The guarded load of the native core (plugin/host/native.ts) and the message a user gets when it fails
+// (plugin/host/platform.ts). The real napi-rs loader is made to fail through its own override variable,
 // in a fresh module instance; the other failures are the loader's results, injected.
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { MODEL_PACKAGE } from '../../plugin/contract.ts'
-import { loadNative } from '../../plugin/native.ts'
-import { describeLoadFailure, platformKey, type LoadContext } from '../../plugin/platform.ts'
+import { loadNative } from '../../plugin/host/native.ts'
+import { describeLoadFailure, platformKey, type LoadContext } from '../../plugin/host/platform.ts'
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { constants } from 'node:buffer'
 import { describe, expect, it } from 'vitest'
 import { selectionFromEvents } from '../../index.js'
-import { replaySelection } from '../../plugin/selection.ts'
+import { replaySelection } from '../../plugin/selection/result.ts'
 
 const recorded = (name: string) => JSON.parse(readFileSync(new URL(`../../fuzz/sessions/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>[]
 const whole = (events: readonly unknown[]) => selectionFromEvents(JSON.stringify(events))

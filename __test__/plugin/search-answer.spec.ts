@@ -3,8 +3,8 @@
 // nothing and says what to do next, with every field declared in the tool's output schema (DSH
 // validates the value against it, so a stray field would fail the call).
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_CORE_TOOLS } from '../../plugin/core-tools.ts'
-import type { ToolSearchPayload } from '../../plugin/payload.ts'
+import { DEFAULT_CORE_TOOLS } from '../../plugin/offer/core-tools.ts'
+import type { ToolSearchPayload } from '../../plugin/search/payload.ts'
 import type { Harness, HarnessOptions } from '../support/harness.ts'
 import { perTest } from '../support/per-test.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'

@@ -1,7 +1,7 @@
 // The cheap token count's rules, one by one. How close it comes to o200k on real text is measured
 // by bench/tokens/estimate-error.mjs; the benchmark prints its error on every catalog.
 import { describe, expect, it } from 'vitest'
-import { estimateTokens } from '../../plugin/token-estimate.ts'
+import { estimateTokens } from '../../plugin/offer/token-estimate.ts'
 
 describe('estimateTokens', () => {
   it('counts runs: letters by nine, digits and punctuation by three, single spaces as nothing', () => {

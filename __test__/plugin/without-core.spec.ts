@@ -4,7 +4,7 @@
 // filtered, while the settings and the view stay live.
 import { setImmediate as macrotask } from 'node:timers/promises'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
+import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
 import { CORE_NAMES, DEFERRED_NAMES } from '../support/fixtures.ts'
 import { createHarness, type Harness } from '../support/harness.ts'
 import { PLATFORM_PACKAGE, missingCore } from '../support/missing-core.ts'

@@ -25,8 +25,8 @@ import * as ToolTodo from '@deepseek-ai/dsh-tool-todo'
 import ToolRuntime, { type ToolPresentationMode } from '@deepseek-ai/dsh-tools'
 import * as ToolsInvariant from '@deepseek-ai/dsh-tools/invariant'
 import * as ToolSearch from '../../plugin/index.ts'
-import type { Config } from '../../plugin/config.ts'
-import type { NativeLoad } from '../../plugin/native.ts'
+import type { Config } from '../../plugin/host/config.ts'
+import type { NativeLoad } from '../../plugin/host/native.ts'
 import { CORE_FIXTURES, DEFERRED_FIXTURES, registerFixtures, type CallLog, type FixtureTool } from './fixtures.ts'
 import { ScriptedModel, type Step } from './scripted-model.ts'
 
@@ -37,7 +37,7 @@ export interface HarnessOptions {
   readonly codeRuntime?: CodeRuntimePlugin
   /** Row config for this plugin; `false` leaves the plugin out (a baseline DSH). */
   readonly plugin?: Partial<Config> | false
-  /** The native core's load the plugin is given (default: this process's, see plugin/native.ts). */
+  /** The native core's load the plugin is given (default: this process's, see plugin/host/native.ts). */
   readonly core?: NativeLoad
   /** Mount `dsh-settings-file` on a fresh document in a temporary directory. */
   readonly settings?: boolean

@@ -4,8 +4,8 @@
  * the test process.
  */
 
-import { loadNative, type NativeLoad } from '../../plugin/native.ts'
-import { platformKey } from '../../plugin/platform.ts'
+import { loadNative, type NativeLoad } from '../../plugin/host/native.ts'
+import { platformKey } from '../../plugin/host/platform.ts'
 
 /** The package that serves this machine, which the message must name. */
 export const PLATFORM_PACKAGE = `@anionex/dsh-tool-search-${platformKey()}`

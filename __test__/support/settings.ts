@@ -4,8 +4,8 @@
  */
 
 import { setImmediate as macrotask } from 'node:timers/promises'
-import type { Config } from '../../plugin/config.ts'
-import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/settings.ts'
+import type { Config } from '../../plugin/host/config.ts'
+import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
 import type { Harness } from './harness.ts'
 
 /** Write the `tool-search` section and let the settings service notify its watchers. */

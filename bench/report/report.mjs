@@ -76,7 +76,7 @@ function tokensSection({ tokens, versions }) {
       + '(`tool:<name>` guidance of deferred tools) are not counted. The BFCL row leaves out BFCL\'s own function named '
       + '`tool_search`: DSH registers one tool per name.',
     '',
-    '`defer: auto` weighs the deferred schemas with the plugin\'s own cheap estimate ([plugin/token-estimate.ts](plugin/token-estimate.ts)) '
+    '`defer: auto` weighs the deferred schemas with the plugin\'s own cheap estimate ([plugin/offer/token-estimate.ts](plugin/offer/token-estimate.ts)) '
       + `instead of a tokenizer. Against the "Without plugin" column it is off by ${signedPct(Math.min(...errors))} to ${signedPct(Math.max(...errors))} `
       + `(row by row: ${errors.map(signedPct).join(', ')}).`,
     '',

@@ -183,10 +183,10 @@ async function filterTimings(catalog, selected, runs) {
 /** The plugin's own filter and policy, from the built plugin (dist/). */
 async function pluginParts() {
   const [filter, visibility, config, core] = await Promise.all([
-    import('../../dist/prompt-filter.js'),
-    import('../../dist/visibility.js'),
-    import('../../dist/config.js'),
-    import('../../dist/core-tools.js'),
+    import('../../dist/offer/prompt-filter.js'),
+    import('../../dist/offer/visibility.js'),
+    import('../../dist/host/config.js'),
+    import('../../dist/offer/core-tools.js'),
   ])
   return { ...filter, ...visibility, ...config, ...core }
 }

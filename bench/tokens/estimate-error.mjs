@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// How far the plugin's cheap token estimate (plugin/token-estimate.ts) is from o200k_base, on the
+// How far the plugin's cheap token estimate (plugin/offer/token-estimate.ts) is from o200k_base, on the
 // texts it is used for: tool definitions as DSH sends them (the BFCL dev and live catalogs, DSH's
 // own tools, the recorded MCP servers), lists of tool names, and catalog outlines. Prints, per
 // corpus, the ratio estimate / o200k over all its texts and its spread over single texts, and the
@@ -15,8 +15,8 @@ import { devCatalog } from '../lib/catalogs.mjs'
 import { repoPath } from '../lib/repo.mjs'
 
 const { values: options } = parseArgs({ options: { json: { type: 'boolean', default: false } } })
-const { estimateTokens } = await import('../../dist/token-estimate.js')
-const { renderOutline } = await import('../../dist/outline.js')
+const { estimateTokens } = await import('../../dist/offer/token-estimate.js')
+const { renderOutline } = await import('../../dist/offer/outline.js')
 
 /** @typedef {{name: string, description?: string, parameters?: unknown}} Tool */
 

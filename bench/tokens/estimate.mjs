@@ -1,4 +1,4 @@
-// The plugin's own token estimate (plugin/token-estimate.ts, what `defer: auto` weighs against
+// The plugin's own token estimate (plugin/offer/token-estimate.ts, what `defer: auto` weighs against
 // its threshold) of a request's tools, so the benchmark can print how far it is from o200k.
 
 /** @typedef {import('../../e2e/lib/model-server.mjs').ChatRequest} ChatRequest */
@@ -6,9 +6,9 @@
 /** The built plugin's estimator (`pnpm run build:plugin` makes dist/). */
 async function loadEstimator() {
   try {
-    return await import('../../dist/token-estimate.js')
+    return await import('../../dist/offer/token-estimate.js')
   } catch (error) {
-    throw new Error(`the built plugin (dist/token-estimate.js) cannot be loaded; run \`pnpm run build:plugin\` first: ${/** @type {Error} */ (error).message}`)
+    throw new Error(`the built plugin (dist/offer/token-estimate.js) cannot be loaded; run \`pnpm run build:plugin\` first: ${/** @type {Error} */ (error).message}`)
   }
 }
 

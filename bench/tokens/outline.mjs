@@ -15,7 +15,7 @@ const SERVERS = 40
 /** The built plugin's modules the outline is measured with. */
 async function plugin() {
   const [{ DESCRIPTION }, { OUTLINE_BUDGET_TOKENS }, { estimateTokens }] = await Promise.all([
-    import('../../dist/tool.js'), import('../../dist/outline.js'), import('../../dist/token-estimate.js'),
+    import('../../dist/search/tool.js'), import('../../dist/offer/outline.js'), import('../../dist/offer/token-estimate.js'),
   ])
   return { DESCRIPTION, OUTLINE_BUDGET_TOKENS, estimateTokens }
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 // The core through the plugin's guarded loader: without a binary, main.js says why before any command runs.
-import { ToolIndex, readCatalog } from '../../dist/native.js'
+import { ToolIndex, readCatalog } from '../../dist/host/native.js'
 import { InputError } from './errors.js'
 import { publicToolName } from './mcp-name.js'
 

@@ -1,6 +1,6 @@
 // The command line: picks the command, runs it, and turns input errors into one-line messages.
 import { readFileSync } from 'node:fs'
-import { native } from '../../dist/native.js'
+import { native } from '../../dist/host/native.js'
 import { parseCommandArgs } from './args.js'
 import { InputError } from './errors.js'
 import * as evaluate from './eval.js'
@@ -31,7 +31,7 @@ Options:
 
 /**
  * @param {string[]} argv the arguments after the program name
- * @param {import('../../dist/native.js').NativeLoad} core how the native core loaded; tests pass a failed load
+ * @param {import('../../dist/host/native.js').NativeLoad} core how the native core loaded; tests pass a failed load
  * @returns {Promise<{ stdout?: string, stderr?: string, code: number }>}
  */
 export async function main(argv, core = native) {

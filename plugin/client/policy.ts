@@ -4,7 +4,7 @@
  */
 
 import { TOOL_SEARCH_NAME, compareNames, inBounds, sameNames, type NamesKey, type NumberSetting } from '../contract.ts'
-import { DEFAULT_CORE_TOOLS } from '../core-tools.ts'
+import { DEFAULT_CORE_TOOLS } from '../offer/core-tools.ts'
 import type { ToolSearchSection } from './host.ts'
 
 /** What the user picks for one tool: no list (core or deferred), alwaysVisible, or neverSearch. */

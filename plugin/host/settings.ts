@@ -6,7 +6,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { installSettingsSection, settingsNamespace } from '@deepseek-ai/dsh-settings'
 import { Config, normalizeSettings, sameSettings, type ToolSearchSettings } from './config.ts'
-import { SETTINGS_NAMESPACE } from './contract.ts'
+import { SETTINGS_NAMESPACE } from '../contract.ts'
 
 /** The settings namespace this plugin owns, as DSH's settings service names it. */
 export const TOOL_SEARCH_SETTINGS_NAMESPACE = settingsNamespace(SETTINGS_NAMESPACE)

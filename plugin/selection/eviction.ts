@@ -15,11 +15,11 @@
 
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { AgentState } from './agent-state.ts'
-import { TOOL_SEARCH_NAME, compareNames } from './contract.ts'
-import { selectionFromPayload } from './native.ts'
-import { PAYLOAD_SCHEMA_VERSION } from './payload.ts'
-import { recordSelection } from './selection-record.ts'
-import { field } from './selection.ts'
+import { TOOL_SEARCH_NAME, compareNames } from '../contract.ts'
+import { selectionFromPayload } from '../host/native.ts'
+import { PAYLOAD_SCHEMA_VERSION } from '../search/payload.ts'
+import { recordSelection } from './record.ts'
+import { field } from './result.ts'
 
 /**
  * When each tool was last used in a session's events, as a rank (the higher, the more recent):

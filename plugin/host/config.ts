@@ -5,7 +5,7 @@
  */
 
 import z from '@deepseek-ai/schemastery'
-import { SETTINGS, SETTING_KEYS, TOOL_SEARCH_NAME, compareNames, inBounds, sameNames, type SettingField, type SettingKey, type SettingsSection } from './contract.ts'
+import { SETTINGS, SETTING_KEYS, TOOL_SEARCH_NAME, compareNames, inBounds, sameNames, type SettingField, type SettingKey, type SettingsSection } from '../contract.ts'
 
 /** Plugin config, as written in a `cordis.patch.yml` row or the `tool-search` settings section. */
 export type Config = { -readonly [K in SettingKey]: SettingsSection[K] extends readonly string[] ? string[] : SettingsSection[K] }

@@ -6,7 +6,7 @@
 
 import type { SessionId } from '@deepseek-ai/dsh-session'
 import type { ToolSearchSettings } from './config.ts'
-import type { CatalogRow } from './contract.ts'
+import type { CatalogRow } from '../contract.ts'
 
 /** One attached Agent. */
 export interface AgentRow {

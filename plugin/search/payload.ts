@@ -10,7 +10,7 @@
 
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { JsonValue } from '@deepseek-ai/dsh-session'
-import type { SearchHit } from './native.ts'
+import type { SearchHit } from '../host/native.ts'
 
 /** Bumped only with a change replay must tell apart; the native replay reads version 1. */
 export const PAYLOAD_SCHEMA_VERSION = 1

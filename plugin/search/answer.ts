@@ -9,7 +9,7 @@
  */
 
 import type { JsonValue } from '@deepseek-ai/dsh-session'
-import { coreTakesName, namesTools, type CatalogOutline, type SearchHit, type ToolIndex } from './native.ts'
+import { coreTakesName, namesTools, type CatalogOutline, type SearchHit, type ToolIndex } from '../host/native.ts'
 import { PAYLOAD_SCHEMA_VERSION, type PayloadTool, type ToolSearchPayload } from './payload.ts'
 
 /**

@@ -6,7 +6,7 @@
 
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
-import { MAX_LIMIT, MAX_QUERY_CHARS, MIN_LIMIT, TOOL_SEARCH_NAME } from './contract.ts'
+import { MAX_LIMIT, MAX_QUERY_CHARS, MIN_LIMIT, TOOL_SEARCH_NAME } from '../contract.ts'
 import { PAYLOAD_SCHEMA, payloadContent, type ToolSearchPayload } from './payload.ts'
 
 /** One validated search. */

@@ -3,9 +3,9 @@
  */
 
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
-import { AgentDeferral } from './defer.ts'
-import type { CatalogOutline, SessionSelection, ToolIndex } from './native.ts'
-import type { VisibilityPolicy } from './visibility.ts'
+import { AgentDeferral } from '../offer/defer.ts'
+import type { CatalogOutline, SessionSelection, ToolIndex } from '../host/native.ts'
+import type { VisibilityPolicy } from '../offer/visibility.ts'
 
 /** The tools one Agent's scope registers, as read at one catalog generation. */
 export interface RegisteredTools {

@@ -13,13 +13,13 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { MODEL_PACKAGE } from './contract.ts'
+import { MODEL_PACKAGE } from '../contract.ts'
 
 /**
- * The plugin's package root: one directory up from `plugin/*.ts` and from the built `dist/*.js`.
+ * The plugin's package root: two directories up from `plugin/host/` and from the built `dist/host/`.
  * A path, not `new URL('..', import.meta.url)`, which Vite rewrites as a web asset under jsdom.
  */
-const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 /** What the message is made of; read from the machine and the manifest, or given by a test. */
 export interface LoadContext {

@@ -15,9 +15,9 @@
 
 import type { Session } from '@deepseek-ai/dsh-session'
 import { CallId } from '@deepseek-ai/dsh-llm'
-import { TOOL_SEARCH_NAME } from './contract.ts'
-import { payloadContent, type ToolSearchPayload } from './payload.ts'
-import { resultSelection } from './selection.ts'
+import { TOOL_SEARCH_NAME } from '../contract.ts'
+import { payloadContent, type ToolSearchPayload } from '../search/payload.ts'
+import { resultSelection } from './result.ts'
 
 /** One record. */
 export interface SelectionRecord {

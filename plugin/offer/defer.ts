@@ -12,8 +12,8 @@
  */
 
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
-import type { RegisteredTools } from './agent-state.ts'
-import type { ToolSearchSettings } from './config.ts'
+import type { RegisteredTools } from '../selection/agent-state.ts'
+import type { ToolSearchSettings } from '../host/config.ts'
 import { estimateToolTokens } from './token-estimate.ts'
 import type { VisibilityPolicy } from './visibility.ts'
 

@@ -6,8 +6,8 @@
  */
 
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
-import type { ToolSearchSettings } from './config.ts'
-import { TOOL_SEARCH_NAME, type StandingPolicy } from './contract.ts'
+import type { ToolSearchSettings } from '../host/config.ts'
+import { TOOL_SEARCH_NAME, type StandingPolicy } from '../contract.ts'
 
 /** {@link StandingPolicy}, plus `selected`: a deferred tool this Agent's searches found. */
 export type ToolPolicy = StandingPolicy | 'selected'

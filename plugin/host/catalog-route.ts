@@ -13,7 +13,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import {
   CATALOG_DESCRIPTION_CHARS, CATALOG_MAX_AGENTS, CATALOG_MAX_FILTER_CHARS, CATALOG_MAX_NAME_CHARS, CATALOG_MAX_ROWS, CATALOG_ROUTE_PATH,
   type CatalogResponse, type CatalogRow,
-} from './contract.ts'
+} from '../contract.ts'
 import type { AgentRow, ToolSearchView } from './view.ts'
 
 /** The structural slices of the DSH services this route uses; neither package is a dependency. */

@@ -15,7 +15,7 @@
  * it the cached prompt prefix) stays the same from step to step.
  */
 
-import type { CatalogOutline, OutlineGroup } from './native.ts'
+import type { CatalogOutline, OutlineGroup } from '../host/native.ts'
 import { estimateTokens } from './token-estimate.ts'
 
 /** The most o200k_base tokens the outline may take. */

@@ -13,10 +13,10 @@
 
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { Session } from '@deepseek-ai/dsh-session'
-import { MAX_QUERY_CHARS } from './contract.ts'
-import { PAYLOAD_SCHEMA_VERSION } from './payload.ts'
-import { strongHits, type SearchScope } from './search-answer.ts'
-import { recordSelection } from './selection-record.ts'
+import { MAX_QUERY_CHARS } from '../contract.ts'
+import { PAYLOAD_SCHEMA_VERSION } from '../search/payload.ts'
+import { strongHits, type SearchScope } from '../search/answer.ts'
+import { recordSelection } from './record.ts'
 
 /**
  * Prefetch for one claimed message.

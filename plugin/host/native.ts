@@ -1,7 +1,8 @@
 /**
- * The one import site of the Rust core, and a guarded one. `../index.js` is the addon's entry at
- * the package root (the package's `./native` export), one directory up both from `plugin/*.ts`,
- * which the tests run, and from the built `dist/*.js`, which the packed package ships.
+ * The one import site of the Rust core, and a guarded one. `../../index.js` is the addon's entry
+ * at the package root (the package's `./native` export), two directories up both from
+ * `plugin/host/`, which the tests run, and from the built `dist/host/`, which the packed package
+ * ships.
  *
  * It throws while it is being imported when no binary loads (napi-rs's loader, `binding.js`, finds
  * none: the platform package is missing, built for another libc, corrupt, or from another version). A static import would take
@@ -10,11 +11,11 @@
  * the outcome: the plugin steps aside and says why, the command line says why and exits 2.
  */
 
-import type * as Core from '../index.js'
-import { MAX_NAME_BYTES } from './contract.ts'
+import type * as Core from '../../index.js'
+import { MAX_NAME_BYTES } from '../contract.ts'
 import { describeLoadFailure } from './platform.ts'
 
-export type { CatalogOutline, OutlineGroup, SearchHit, SessionSelection } from '../index.js'
+export type { CatalogOutline, OutlineGroup, SearchHit, SessionSelection } from '../../index.js'
 export type ToolIndex = Core.ToolIndex
 
 /** What the plugin and the command line call in the core. */
@@ -33,7 +34,7 @@ export type NativeLoad =
  * @param importCore - the import to guard; tests pass one that fails the way a machine does.
  * @returns the core, or the message naming this machine's platform package and how to install it.
  */
-export async function loadNative(importCore: () => Promise<Loaded> = () => import('../index.js')): Promise<NativeLoad> {
+export async function loadNative(importCore: () => Promise<Loaded> = () => import('../../index.js')): Promise<NativeLoad> {
   let loaded: Loaded
   try {
     loaded = await importCore()

@@ -5,9 +5,9 @@
 
 import { createHash } from 'node:crypto'
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
-import { compareNames } from './contract.ts'
-import type { ChoiceOf } from './contract.ts'
-import { ToolIndex } from './native.ts'
+import { compareNames } from '../contract.ts'
+import type { ChoiceOf } from '../contract.ts'
+import { ToolIndex } from '../host/native.ts'
 
 /** The `ranking` setting. */
 export type Ranking = ChoiceOf<'ranking'>

@@ -4,8 +4,8 @@
  */
 
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
-import { TOOL_SEARCH_NAME } from './contract.ts'
-import { selectionFromEvents, selectionFromPayload, type SessionSelection } from './native.ts'
+import { TOOL_SEARCH_NAME } from '../contract.ts'
+import { selectionFromEvents, selectionFromPayload, type SessionSelection } from '../host/native.ts'
 
 /**
  * The names one successful result selects: each text block of its content (what the log keeps,

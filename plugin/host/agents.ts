@@ -1,0 +1,119 @@
+/**
+ * The live Agents the plugin follows: each one's {@link AgentState}, rebuilt from its session log
+ * when it attaches, and the three Agent-scoped listeners that keep it current.
+ */
+
+import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { UserMessage } from '@deepseek-ai/dsh-llm'
+import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
+import { TOOL_SEARCH_NAME } from '../contract.ts'
+import { AgentState } from '../selection/agent-state.ts'
+import { evictLeastRecentlyUsed, recallDropped } from '../selection/eviction.ts'
+import { replaySelection, resultSelection } from '../selection/result.ts'
+import { message } from './report.ts'
+
+/** What the listeners hand back to the runtime. */
+export interface AgentHooks {
+  /** The step's assembly as this Agent is to see it. */
+  readonly filter: (agent: Agent, state: AgentState, assembly: PromptAssembly) => PromptAssembly
+  /** A user message the turn just claimed, after the turn's eviction. */
+  readonly claimed: (agent: Agent, state: AgentState, message: UserMessage) => void
+  readonly maxSelected: () => number
+}
+
+interface Attachment {
+  readonly state: AgentState
+  readonly detach: () => void
+}
+
+export class AttachedAgents {
+  private readonly attached = new Map<Agent, Attachment>()
+
+  constructor(private readonly ctx: Context, private readonly hooks: AgentHooks) {}
+
+  stateOf(agent: Agent): AgentState | undefined {
+    return this.attached.get(agent)?.state
+  }
+
+  entries(): Array<[Agent, AgentState]> {
+    return [...this.attached].map(([agent, { state }]) => [agent, state])
+  }
+
+  states(): AgentState[] {
+    return [...this.attached.values()].map(({ state }) => state)
+  }
+
+  /**
+   * Start tracking an Agent: rebuild its selection from its session log (empty for a new Agent,
+   * the persisted searches for a resumed one, the copied prefix for a fork) and add the three
+   * Agent-scoped listeners. Never throws: a throwing `agent/created` listener would veto the
+   * Agent's publication.
+   */
+  attach(agent: Agent): void {
+    if (this.attached.has(agent)) return
+    try {
+      const state = this.replay(agent)
+      const disposers = [
+        // Prepended, so it is the outermost listener: it filters what every other listener built.
+        agent.ctx.on('system-prompt/assemble', async (_assembly, context, next) => {
+          const full = await next()
+          return context.scope === agent ? this.hooks.filter(agent, state, full) : full
+        }, { prepend: true }),
+        // `tools/result` is the final, frozen outcome after post-execute policy and finalization,
+        // for model-direct calls and for `run_code` sub-calls alike; failures commit nothing.
+        // The selection is read from the content the session log keeps, by the native rule
+        // replay applies to it, so a live Agent and its resume cannot disagree.
+        agent.ctx.on('tools/result', (exec, result) => {
+          if (exec.agent !== agent) return
+          if (exec.name === TOOL_SEARCH_NAME && !result.isError) state.select(resultSelection(result.content))
+          else if (state.dropped.has(exec.name)) this.guarded(agent, 'bring back', () => { recallDropped(agent.session, state, exec.name) })
+        }),
+        // A message the turn just took from the inbox, inside the open turn and before the step's
+        // prompt is assembled (DSH logs it as a `user/message` only after that). The first of a
+        // new turn is where the turn's `defer` decision is taken and `maxSelected` evicts; every
+        // user message is prefetched for, after the eviction, so it cannot drop what it loads.
+        agent.ctx.on('agent/inbox/claimed', ({ agent: claimant, message: claimed, turn }) => {
+          if (claimant !== agent) return
+          if (turn !== state.turn) {
+            state.turn = turn
+            this.guarded(agent, 'evict', () => { evictLeastRecentlyUsed(agent.session, state, this.hooks.maxSelected(), claimed.id) })
+          }
+          this.guarded(agent, 'prefetch', () => { this.hooks.claimed(agent, state, claimed) })
+        }),
+      ]
+      this.attached.set(agent, { state, detach: () => { for (const dispose of disposers) dispose() } })
+    } catch (error) {
+      this.ctx.logger.warn(`dsh-tool-search: could not attach to agent ${agent.id}; it is offered every tool: ${message(error)}`)
+    }
+  }
+
+  detach(agent: Agent): void {
+    const attachment = this.attached.get(agent)
+    if (attachment === undefined) return
+    this.attached.delete(agent)
+    attachment.detach()
+  }
+
+  detachAll(): void {
+    for (const agent of [...this.attached.keys()]) this.detach(agent)
+  }
+
+  private replay(agent: Agent): AgentState {
+    try {
+      return new AgentState(replaySelection(agent.session.events))
+    } catch (error) {
+      this.ctx.logger.warn(`dsh-tool-search: could not replay the selection of ${agent.id}; starting empty: ${message(error)}`)
+      return new AgentState({ selected: [], prefetched: [], dropped: [] })
+    }
+  }
+
+  /** Run a selection change the Agent's loop waits on; a failure is logged, never thrown into the loop. */
+  private guarded(agent: Agent, what: string, change: () => void): void {
+    try {
+      change()
+    } catch (error) {
+      this.ctx.logger.warn(`dsh-tool-search: could not ${what} tools of ${agent.id}: ${message(error)}`)
+    }
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The plugin's live state and its wiring into DSH: the `tool_search` registration, the live
+ * settings and visibility policy, and the parts that act on them: the attached Agents
+ * (agents.ts), their catalogs and indexes (search/catalogs.ts) and what each request offers
+ * (offer/offering.ts).
+ */
+
+import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { UserMessage } from '@deepseek-ai/dsh-llm'
+import type { JsonValue } from '@deepseek-ai/dsh-session'
+import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
+import { TOOL_SEARCH_NAME, compareNames, sameNames } from '../contract.ts'
+import { DEFAULT_CORE_TOOLS } from '../offer/core-tools.ts'
+import { Offering } from '../offer/offering.ts'
+import { VisibilityPolicy } from '../offer/visibility.ts'
+import { answerSearch, type SearchScope } from '../search/answer.ts'
+import { Catalogs } from '../search/catalogs.ts'
+import { createToolSearchTool, type SearchRequest } from '../search/tool.ts'
+import type { AgentState } from '../selection/agent-state.ts'
+import { prefetchFor } from '../selection/prefetch.ts'
+import { AttachedAgents } from './agents.ts'
+import type { NativeLoad } from './native.ts'
+import { OnceLog, message, report } from './report.ts'
+import type { LiveSettings } from './settings.ts'
+import type { ToolSearchView } from './view.ts'
+
+export class ToolSearchRuntime {
+  private policy: VisibilityPolicy
+  /** Warnings (an unserializable tool, what the native index left out) are logged once each. */
+  private readonly log: OnceLog
+  private readonly agents: AttachedAgents
+  private readonly catalogs: Catalogs
+  private readonly offering: Offering
+  private unregisterTool: (() => void) | undefined
+  /**
+   * Why our `tool_search` is not registered, or undefined while it is. Another plugin may own the
+   * name, or the native core may be missing; hiding tools would then strand them behind a search
+   * the model cannot make, so every tool stays offered. Starts undefined so that the first
+   * failure is reported.
+   */
+  private unavailable: string | undefined
+
+  /**
+   * @param core - how the native core loaded. Without one the plugin steps aside for good: it
+   *   says why once, registers nothing and filters nothing, and only its view stays live.
+   */
+  constructor(private readonly ctx: Context, private readonly settings: LiveSettings, core: NativeLoad) {
+    this.policy = new VisibilityPolicy(settings.current, DEFAULT_CORE_TOOLS)
+    this.log = new OnceLog(ctx)
+    this.agents = new AttachedAgents(ctx, {
+      filter: (agent, state, assembly) => (this.unavailable === undefined ? this.offering.filter(agent, state, assembly) : assembly),
+      claimed: (agent, state, claimed) => { this.prefetch(agent, state, claimed) },
+      maxSelected: () => this.settings.current.maxSelected,
+    })
+    const rules = { policy: () => this.policy, ranking: () => this.settings.current.ranking }
+    this.catalogs = new Catalogs(ctx, rules, this.log, () => this.agents.states())
+    this.offering = new Offering(ctx, settings, () => this.policy, this.catalogs, this.log)
+    if (core.error !== undefined) {
+      this.unavailable = core.error
+      report(ctx, `${TOOL_SEARCH_NAME} is off and every tool stays offered: ${core.error}`)
+      settings.onChange((next) => { this.policy = new VisibilityPolicy(next, DEFAULT_CORE_TOOLS) })
+      return
+    }
+    const invalidate = (): void => { this.catalogs.invalidate() }
+    ctx.on('tools/change', () => {
+      invalidate()
+      // The plugin that held the name may have let it go.
+      if (this.unavailable !== undefined) this.registerTool()
+    })
+    ctx.on('system-prompt/change', invalidate)
+    settings.onChange((next, prev) => {
+      this.policy = new VisibilityPolicy(next, DEFAULT_CORE_TOOLS)
+      if (!sameNames(next.neverSearch, prev.neverSearch) || next.ranking !== prev.ranking) invalidate()
+      if (next.defaultLimit !== prev.defaultLimit) this.registerTool()
+    })
+    this.registerTool()
+
+    // Agents that exist before this plugin (a reload) are attached as well; their selection comes
+    // back from their session logs exactly as it would on resume.
+    for (const agent of ctx.agents.list()) this.agents.attach(agent)
+    ctx.on('agent/created', ({ agent }) => { this.agents.attach(agent) })
+    ctx.on('agent/disposed', ({ agent }) => { this.agents.detach(agent) })
+    // Listeners registered through `agent.ctx` belong to the Agent's scope, not to this plugin's
+    // fiber, so unloading the plugin has to remove them explicitly.
+    ctx.effect(() => () => { this.agents.detachAll() }, 'dsh-tool-search: agent listeners')
+  }
+
+  /** The read-only seam for the web settings page and catalog route. */
+  readonly view: ToolSearchView = {
+    settings: () => this.settings.current,
+    catalog: (scope) => {
+      const selectedBy = new Map<string, number>()
+      for (const state of this.agents.states()) {
+        for (const name of state.selected) selectedBy.set(name, (selectedBy.get(name) ?? 0) + 1)
+      }
+      return this.ctx.tools.schemas(scope)
+        .filter(tool => tool.name !== RUN_CODE_NAME)
+        .map(tool => ({
+          name: tool.name,
+          description: tool.description,
+          policy: this.policy.standing(tool.name),
+          selectedBy: selectedBy.get(tool.name) ?? 0,
+        }))
+        .sort((a, b) => compareNames(a.name, b.name))
+    },
+    agents: () => this.agents.entries().map(([agent, state]) => ({ id: agent.id, selected: state.selected.size, prefetched: state.prefetched.size })),
+    unavailable: () => this.unavailable,
+  }
+
+  /**
+   * (Re-)register `tool_search`; its `limit` description carries the current default. Never
+   * throws: a plugin whose `apply` throws stops `dsh` from starting, which is worse for the user
+   * than a plugin that steps aside and says why.
+   */
+  private registerTool(): void {
+    this.unregisterTool?.()
+    this.unregisterTool = undefined
+    const tool = createToolSearchTool(this.settings.current.defaultLimit, request => this.search(request))
+    try {
+      this.unregisterTool = this.ctx.tools.register(tool)
+      this.unavailable = undefined
+    } catch (error) {
+      // Said once per outage, not on every settings change that retries.
+      const reported = this.unavailable !== undefined
+      this.unavailable = `cannot register ${TOOL_SEARCH_NAME} (${message(error)})`
+      if (!reported) report(this.ctx, `${this.unavailable}; every tool stays offered until it can`)
+    }
+  }
+
+  /**
+   * Load the best deferred tools for a claimed user message (the `prefetch` setting). The turn's
+   * `defer` decision is taken first, as its first prompt will take it: a turn that offers every
+   * tool has nothing to load, and one that starts deferring excludes only what it still offers.
+   */
+  private prefetch(agent: Agent, state: AgentState, claimed: UserMessage): void {
+    const count = this.settings.current.prefetch
+    if (count === 0 || this.unavailable !== undefined) return
+    if (!state.deferral.defers(state.turn, this.settings.current, this.catalogs.registeredFor(agent, state), this.policy)) return
+    state.select(prefetchFor(claimed, count, agent.session, this.scopeFor(agent, state)), 'prefetch')
+  }
+
+  private search({ agent, query, limit }: SearchRequest): ReturnType<typeof answerSearch> {
+    const state = agent === undefined ? undefined : this.agents.stateOf(agent)
+    return answerSearch(query, limit, this.scopeFor(agent, state))
+  }
+
+  /** What a search from `agent` ranks, and what it knows about the catalog. */
+  private scopeFor(agent: Agent | undefined, state: AgentState | undefined): SearchScope {
+    const registered = this.catalogs.registeredFor(agent, state)
+    const catalog = this.catalogs.catalogOf(state, registered)
+    return {
+      index: catalog.index,
+      // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
+      // name match first even when it is excluded, so asking for an available tool by name
+      // confirms it instead of suggesting it is missing.
+      exclude: this.offering.offered(state, registered),
+      parametersOf: name => registered.tools.find(tool => tool.name === name)?.parameters as JsonValue | undefined,
+      outline: () => (state === undefined ? undefined : this.offering.outline(state, registered)?.data)
+        ?? catalog.index.outline({ exclude: this.offering.standing(registered) }),
+    }
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * What one Agent's request offers: the assembly filtered down to the offered tools, with
+ * `tool_search`'s description carrying the outline of what is deferred, and the same rule read
+ * as the list of tools a search need not suggest.
+ */
+
+import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
+import { TOOL_SEARCH_NAME, compareNames } from '../contract.ts'
+import { coreTakesName } from '../host/native.ts'
+import { message, type OnceLog } from '../host/report.ts'
+import type { LiveSettings } from '../host/settings.ts'
+import type { Catalogs } from '../search/catalogs.ts'
+import type { AgentOutline, AgentState, RegisteredTools } from '../selection/agent-state.ts'
+import { offerRule } from './defer.ts'
+import { describedSearch, renderOutline } from './outline.ts'
+import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
+import { codeLanguage, renderOfferedSdk } from './sdk.ts'
+import type { VisibilityPolicy } from './visibility.ts'
+
+const NOTHING_SELECTED: ReadonlySet<string> = new Set()
+
+export class Offering {
+  constructor(
+    private readonly ctx: Context,
+    private readonly settings: LiveSettings,
+    private readonly policy: () => VisibilityPolicy,
+    private readonly catalogs: Catalogs,
+    private readonly log: OnceLog,
+  ) {}
+
+  /** The assembly of one step of `agent`, filtered down to what the Agent is offered. */
+  filter(agent: Agent, state: AgentState, assembly: PromptAssembly): PromptAssembly {
+    // With an SDK section (code/both) the registry is read directly: under `code` the assembly
+    // lists only `run_code`. Otherwise the assembly's own list is the scope's registered set.
+    const sdk = hasSdkSection(assembly)
+    const registered = this.catalogs.registeredFor(agent, state, sdk ? undefined : assembly.tools)
+    const policy = this.policy()
+    const rule = offerRule(policy, state.selected, state.deferral.defers(state.turn, this.settings.current, registered, policy))
+    const outline = this.outline(state, registered)?.text ?? ''
+    const filtered = filterAssembly(assembly, {
+      registered: registered.names,
+      offers: name => rule.offers(name),
+      sdk: () => {
+        const offered = rule.offered(registered.names).sort(compareNames)
+        const language = codeLanguage(this.ctx)
+        const key = [registered.generation, language, outline, ...offered].join('\n')
+        if (state.sdk?.key !== key) {
+          const describe = (name: string, description: string): string => (name === TOOL_SEARCH_NAME ? describedSearch(description, outline) : description)
+          state.sdk = { key, text: renderOfferedSdk(this.ctx, agent, offered, language, describe) }
+        }
+        return state.sdk.text
+      },
+    })
+    const tools = filtered.tools.map(tool => (tool.name === TOOL_SEARCH_NAME ? { ...tool, description: describedSearch(tool.description, outline) } : tool))
+    return { ...filtered, tools }
+  }
+
+  /**
+   * The outline of the Agent's deferred tools, computed once per catalog and set of rules: the
+   * searchable tools (neverSearch is out) less the ones offered without a search. It depends on
+   * neither the selection nor the turn's deferral, so the description stays the same from step
+   * to step. Undefined when the catalog cannot be indexed; the description then goes without it.
+   */
+  outline(state: AgentState, registered: RegisteredTools): AgentOutline | undefined {
+    try {
+      const catalog = this.catalogs.catalogOf(state, registered)
+      const policy = this.policy()
+      if (state.outline?.key === catalog.key && state.outline.policy === policy) return state.outline
+      const data = catalog.index.outline({ exclude: this.standing(registered) })
+      state.outline = { key: catalog.key, policy, data, text: renderOutline(data) }
+      return state.outline
+    } catch (error) {
+      this.log.warn(`the catalog outline is left out of ${TOOL_SEARCH_NAME}'s description: ${message(error)}`)
+      return undefined
+    }
+  }
+
+  /** The registered tools offered without any search (core, alwaysVisible, tool_search), as an exclude list. */
+  standing(registered: RegisteredTools): string[] {
+    return this.policy().offered(registered.names, NOTHING_SELECTED).filter(coreTakesName)
+  }
+
+  /**
+   * The registered tools the Agent is offered now, which a search need not suggest. A name longer
+   * than the index takes in an exclude list (another plugin may register one, and a search may
+   * select it) stays out of the list: it may then come back although offered, which costs a
+   * result slot instead of every search.
+   */
+  offered(state: AgentState | undefined, registered: RegisteredTools): string[] {
+    return offerRule(this.policy(), state?.selected ?? NOTHING_SELECTED, state?.deferral.current ?? true)
+      .offered(registered.names)
+      .filter(coreTakesName)
+  }
+}
