@@ -120,6 +120,13 @@ export interface Explanation {
    * the model knows.
    */
   semantic: SemanticExplanation | null
+  /**
+   * Each ranking stage's part of the score, in the order the stages run: `lexical`, then in a
+   * hybrid index `semantic` (made of `table` and `transformer`) and `name agreement` when it
+   * added something. Empty when the query does not match the tool. The parts add up to
+   * `score`, within rounding.
+   */
+  stages: Array<StageExplanation>
   /** The projected text the tool is indexed under. */
   text: string
 }
@@ -249,6 +256,21 @@ export declare function setModelPath(path: string | null): void
  * first vector is filed; one that cannot be written to means no cache, and nothing else changes.
  */
 export declare function setVectorCache(dir: string | null): void
+
+/** One ranking stage's part of a tool's score. */
+export interface StageExplanation {
+  /** `lexical`, `semantic`, `table`, `transformer` or `name agreement`. */
+  stage: string
+  /** What the stage adds to the score. */
+  part: number
+  /**
+   * The stage's own signal before it is weighed (the BM25F or fused score, a similarity, a
+   * cosine); null for the rerank.
+   */
+  signal: number | null
+  /** The parts this one is made of (the semantic stage's table and transformer). */
+  parts: Array<StageExplanation>
+}
 
 /** One query term found in the explained tool. */
 export interface TermExplanation {

@@ -8,7 +8,7 @@
 //!
 //!     cargo run --release --no-default-features --example terms < texts.jsonl > terms.jsonl
 
-/// Built with the boundary on, the program only says how to run it (see `tuning.rs`).
+/// Built with the boundary on, the program only says how to run it (see `ablation.rs`).
 #[cfg(feature = "node")]
 fn main() {
     eprintln!("run it without the Node-API boundary: cargo run --release --no-default-features --example terms");

@@ -19,7 +19,8 @@
 //!   the core takes.
 //!
 //! The modules are private; what is public below is the whole surface the addon, the fuzz targets
-//! and the tuning example (`examples/tuning.rs`) use.
+//! and the examples (`examples/`: the ablation, the model build's term list, the encoder's speed)
+//! use.
 
 mod analysis;
 mod hints;
@@ -58,6 +59,8 @@ pub use hints::{match_strength, nearest, outline, Group, Outline};
 // Selections rebuilt from session events.
 pub use replay::{selection_from_events, selection_from_payload, ReplayError, Selection, SEARCH_TOOL};
 // Searching an index: hits, query forms, explanations.
-pub use search::{requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, SemanticPart, TermMatch};
+pub use search::{
+    requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, SemanticPart, Stage, StagePart, TermMatch,
+};
 // The semantic model a hybrid index embeds tools and queries with.
 pub use semantic::{set_vector_cache, Contextual, Encoder, Model, ModelError, SemanticModel, MAX_MODEL_BYTES};

@@ -40,6 +40,22 @@ describe('the semantic model', () => {
     expect(again.explain('open a pull request', 'create_pull_request')?.semantic?.contextual).toBe(explained?.semantic?.contextual)
   })
 
+  it('explains a hybrid score as a tree of stage parts that add up to it', async () => {
+    const index = ToolIndex.fromJson(GITHUB)
+    await index.ready()
+    const query = 'open a pull request'
+    for (const hit of index.search(query, 8, { fill: false })) {
+      const { stages, score } = index.explain(query, hit.name)!
+      expect(score).toBe(hit.score)
+      expect(stages.map(part => part.stage).slice(0, 2)).toEqual(['lexical', 'semantic'])
+      expect(stages[1]!.parts.map(part => part.stage)).toEqual(['table', 'transformer'])
+      expect(stages.reduce((sum, part) => sum + part.part, 0)).toBeCloseTo(score, 5)
+      expect(stages[1]!.parts.reduce((sum, part) => sum + part.part, 0)).toBeCloseTo(stages[1]!.part, 5)
+    }
+    expect(index.explain(query, 'create_pull_request')!.stages.at(-1)?.stage).toBe('name agreement')
+    expect(index.explain('open a pull request', 'fork_repository')!.stages).toEqual([])
+  })
+
   it('makes indexes hybrid by default in a checkout, where the model package resolves', async () => {
     const index = ToolIndex.fromJson(CATALOG)
     expect(index.ranking).toBe('hybrid')

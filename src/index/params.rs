@@ -1,17 +1,12 @@
 //! Ranking parameters, and why they have the values they have.
 //!
-//! The lexical defaults were chosen by `examples/tuning.rs` (coordinate descent on R@5 + NDCG@10)
-//! over the tuning part of the BFCL dev set (70% of its requests) and checked on the held-back
-//! 30%, which never influenced them. When a later run of the descent moved a value only to gain a
-//! few thousandths on the tuning part while the held-back part lost as much or more, the earlier
-//! value was kept.
-//!
-//! The semantic parameters were chosen on the dev parts of every source `pnpm eval` reports (the
-//! BFCL dev set's tuning part, tau2-bench, ToolTalk, tau2 banking, and their union with real
-//! distractors), by a grid over the weight and the whole-query share, and checked on the held
-//! parts and on AgentDojo, kept whole; `pnpm eval` prints every one of them. An even blend was
-//! the one no source lost much by: more weight on the similarity helped the union and the
-//! task-like sources and cost BFCL and the long role-play requests of tau2 banking.
+//! Every value is chosen on the dev parts of the labelled sets `pnpm eval` reports and checked on
+//! their held parts and on the source kept whole (see `bench/data/README.md`); none is fitted to
+//! a held part. Each rule has an off switch here, and `node bench/ablation.mjs` prints what
+//! turning it off costs on every set (the table in `docs/search.md`): a rule stays only while it
+//! earns its place on sources it was not tuned on. The lexical values were found by a coordinate
+//! descent on the BFCL dev set's dev part; the semantic ones by a grid over the weight and the
+//! whole-query share, where an even blend was the one no source lost much by.
 
 use crate::input::projection::FIELDS;
 
@@ -53,22 +48,20 @@ pub struct Params {
     /// `Searcher::search_filled`) and never takes a match's.
     pub semantic_floor: f64,
     /// When the index has the transformer's vectors: its share of the semantic part (the word
-    /// table has the rest), each placed on the query's own 0..=1 scale first. An even share, as
-    /// the blend we set out with; over 0.3, 0.5 and 0.7 the dev parts moved by a few thousandths
-    /// (0.7: BFCL +0.005, tau2-bench +0.018, the union -0.002 R@5 against 0.5), too little on
-    /// sets that small to leave the prior. The two models differ where it matters: more of the
-    /// transformer helped short requests, more of the table long task descriptions.
+    /// table has the rest), each placed on the query's own 0..=1 scale first. An even share: the
+    /// dev parts moved by a few thousandths between 0.3 and 0.7, too little on sets that small to
+    /// leave the prior, and the two models differ where it matters (more of the transformer helps
+    /// short requests, more of the table long task descriptions).
     pub contextual_share: f64,
     /// Most of a name's agreement with the query (see `search::hybrid`) adds to a tool's score
     /// in a hybrid index: among the leaders that share the query's object, the member whose other
     /// name words are nearest the rest of the query gets it all, divided by the square of the
     /// query's words the family does not share; 0 turns it off. In the built-in catalog the
     /// action is all that tells `create_pull_request` from the nine other pull-request tools for
-    /// "open a pull request" ("create" to "open" is a cosine of 0.17 in the table): 0.1 ranks it
-    /// second, 0.15 first. At 0.15 every source's R@5 in `pnpm eval` stayed as it was; dividing
-    /// by the plain count of words instead of its square cost tau2-bench's dev part 0.007 R@5
-    /// (two near ties at the fifth place, in long requests) for +0.003 on BFCL's and +0.002 on
-    /// the union's dev parts, and no division at all cost 0.02 on the union.
+    /// "open a pull request" ("create" to "open" is a cosine of 0.17 in the table); 0.15 is the
+    /// least weight that ranks it first, and it moves no eval figure. The division by the square
+    /// of the words left keeps the rule off long requests, where a plain division, or none,
+    /// cost the dev parts recall.
     pub agreement_weight: f64,
     /// How many of the best-scoring tools the agreement looks at for a family: enough for a
     /// family as large as the GitHub server's ten pull-request tools.

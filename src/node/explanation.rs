@@ -26,6 +26,11 @@ pub struct Explanation {
     /// similarity adds (the rest is lexical); null in a lexical index or for a query with no word
     /// the model knows.
     pub semantic: Either<SemanticExplanation, Null>,
+    /// Each ranking stage's part of the score, in the order the stages run: `lexical`, then in a
+    /// hybrid index `semantic` (made of `table` and `transformer`) and `name agreement` when it
+    /// added something. Empty when the query does not match the tool. The parts add up to
+    /// `score`, within rounding.
+    pub stages: Vec<StageExplanation>,
     /// The projected text the tool is indexed under.
     pub text: String,
 }
@@ -41,6 +46,31 @@ pub struct SemanticExplanation {
     pub contextual: Either<f64, Null>,
     /// What the similarities add to the score.
     pub part: f64,
+}
+
+/// One ranking stage's part of a tool's score.
+#[napi(object)]
+pub struct StageExplanation {
+    /// `lexical`, `semantic`, `table`, `transformer` or `name agreement`.
+    pub stage: String,
+    /// What the stage adds to the score.
+    pub part: f64,
+    /// The stage's own signal before it is weighed (the BM25F or fused score, a similarity, a
+    /// cosine); null for the rerank.
+    pub signal: Either<f64, Null>,
+    /// The parts this one is made of (the semantic stage's table and transformer).
+    pub parts: Vec<StageExplanation>,
+}
+
+impl From<crate::StagePart> for StageExplanation {
+    fn from(part: crate::StagePart) -> Self {
+        StageExplanation {
+            stage: part.stage.name().to_string(),
+            part: part.part,
+            signal: part.signal.map_or(Either::B(Null), Either::A),
+            parts: part.parts.into_iter().map(StageExplanation::from).collect(),
+        }
+    }
 }
 
 /// A query term the explained tool does not contain.
@@ -126,6 +156,7 @@ impl From<crate::Explanation<'_>> for Explanation {
                     part: s.part,
                 })
             }),
+            stages: e.stages.into_iter().map(StageExplanation::from).collect(),
             text: e.text.to_string(),
         }
     }

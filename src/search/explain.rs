@@ -1,6 +1,8 @@
-//! Why a tool ranks where it does for a query: its rank and score, the query terms it holds
-//! (with their fields and their part of the score) and those it lacks. The command line's
-//! `explain` and `lint` are built on it.
+//! Why a tool ranks where it does for a query: its rank and score, each ranking stage's part of
+//! that score, the query terms it holds (with their fields and their part of the lexical score)
+//! and those it lacks. It reads the query's one [`Ranking`], so it cannot disagree with the
+//! search, and the query is embedded once. The command line's `explain` and `lint` are built on
+//! it.
 
 use crate::analysis::{term_of, Analyzer, Piece};
 use crate::index::bm25::{self, round6};
@@ -8,6 +10,7 @@ use crate::index::{DocId, Tf};
 use crate::input::projection::FIELDS;
 
 use super::expansion::{distinct_terms, Match, QueryTerm};
+use super::ranking::{Ranking, StagePart};
 use super::scores::contribution;
 use super::{Query, Searcher};
 
@@ -31,6 +34,9 @@ pub struct Explanation<'a> {
     pub matches: usize,
     /// In a hybrid index, how near the tool is to the query and what that adds to its score.
     pub semantic: Option<SemanticPart>,
+    /// Each stage's part of the score, in the order the stages run; empty when the query does
+    /// not match the tool. The parts add up to `score`.
+    pub stages: Vec<StagePart>,
     pub text: &'a str,
 }
 
@@ -83,11 +89,12 @@ impl<'i> Searcher<'i> {
     pub fn explain(&self, query: &str, name: &str) -> Option<Explanation<'i>> {
         let index = self.index;
         let doc = index.doc_named(name)?;
-        let ranking = self.search(query, usize::MAX, &[]);
-        let position = ranking.iter().position(|hit| hit.name == name);
-        let (text, fused) = match Query::parse(query) {
-            Query::Select(_) => (query, false),
-            Query::Ranked { text, .. } => (text, self.fuses(text)),
+        let ranking = Ranking::new(index, query);
+        let page = ranking.page(usize::MAX, &[], false);
+        let position = page.iter().position(|&(_, ranked)| ranked == doc);
+        let text = match Query::parse(query) {
+            Query::Select(_) => query,
+            Query::Ranked { text, .. } => text,
         };
         let mut analyzer = Analyzer::new();
         let mut words: Vec<String> = Vec::new();
@@ -104,45 +111,45 @@ impl<'i> Searcher<'i> {
             })
             .collect();
         let tool = index.doc(doc);
-        let semantic = self.semantic_part(text, doc);
+        let stages = ranking.parts(doc);
+        let semantic = ranking.similarities(doc).map(|(similarity, contextual)| SemanticPart {
+            similarity: round6(similarity),
+            contextual: contextual.map(round6),
+            part: ranking.semantic_part(doc).unwrap_or(0.0),
+        });
         Some(Explanation {
             name: tool.name(),
             rank: position.map(|p| p + 1),
-            score: position.map_or(0.0, |p| ranking[p].score),
+            score: position.map_or(0.0, |p| page[p].0),
             exact: query.trim() == name,
-            fused,
+            fused: ranking.fused(),
             terms,
             missing: self.missing_terms(&mut analyzer, text, doc),
-            matches: ranking.len(),
+            matches: page.len(),
             semantic,
+            stages,
             text: tool.text(),
         })
     }
 
-    /// What a match's strength is read from (see `hints::strength`), as `explain` reports it but
-    /// from one ranking of the query: the sum of the term contributions `explain` lists, and in a
-    /// hybrid index the tool's similarity (the better of the word table's and the transformer's,
-    /// when that took part). `None` when `name` is not indexed or the query does not rank it (the
-    /// `rank` of its explanation).
+    /// What a match's strength is read from (see `hints::strength`), from the query's one
+    /// ranking: the sum of the term contributions `explain` lists, and in a hybrid index the
+    /// tool's similarity (the better of the word table's and the transformer's, when that took
+    /// part). `None` when `name` is not indexed or the query does not rank it.
     pub(crate) fn strength_signals(&self, query: &str, name: &str) -> Option<(f64, Option<f64>)> {
         let index = self.index;
         let doc = index.doc_named(name)?;
-        let exact = index.doc_named(query.trim()) == Some(doc);
-        let (text, ranked, similarity) = match Query::parse(query) {
-            Query::Select(names) => {
-                (query, exact || names.iter().any(|listed| index.doc_named(listed) == Some(doc)), None)
-            }
-            Query::Ranked { text, required } => {
-                let (scores, blend) = self.ranking_signals(text, &required);
-                let similarity = blend.map(|blend| {
-                    round6(blend.similarity(doc).max(blend.contextual_similarity(doc).unwrap_or(f64::NEG_INFINITY)))
-                });
-                (text, exact || scores.get(doc) > 0.0, similarity)
-            }
-        };
-        if !ranked {
+        let ranking = Ranking::new(index, query);
+        if !ranking.ranks(doc) {
             return None;
         }
+        let text = match Query::parse(query) {
+            Query::Select(_) => query,
+            Query::Ranked { text, .. } => text,
+        };
+        let similarity = ranking
+            .similarities(doc)
+            .map(|(table, transformer)| round6(table.max(transformer.unwrap_or(f64::NEG_INFINITY))));
         let held = self.held_terms(&mut Analyzer::new(), text, doc, |_| {});
         Some((held.iter().fold(0.0, |sum, &(term, _, impact)| sum + term_share(impact, term)), similarity))
     }
@@ -164,23 +171,6 @@ impl<'i> Searcher<'i> {
             .collect();
         held.sort_unstable_by_key(|(term, ..)| term.at);
         held
-    }
-
-    /// The tool's similarity and semantic part, from the very blend its score was fused with.
-    fn semantic_part(&self, text: &str, doc: DocId) -> Option<SemanticPart> {
-        let requests = super::query::requests(text);
-        let required = match Query::parse(text) {
-            Query::Ranked { required, .. } => required,
-            Query::Select(_) => return None,
-        };
-        let lexical = self.lexical_scores(text, &requests, &required);
-        let blend = self.blend(text, &requests, &lexical)?;
-        let (_, part) = blend.parts(doc, lexical.get(doc));
-        Some(SemanticPart {
-            similarity: round6(blend.similarity(doc)),
-            contextual: blend.contextual_similarity(doc).map(round6),
-            part: round6(part),
-        })
     }
 
     /// The query's own terms (not related words, not joined identifiers) that `doc` lacks.
@@ -257,5 +247,20 @@ mod tests {
             .unwrap();
         assert!(explained.fused);
         assert!(explained.rank.is_some_and(|r| r <= 2));
+    }
+
+    #[test]
+    fn a_lexical_score_is_one_stage_whose_part_is_the_score() {
+        let index = Index::from_catalog(CATALOG).unwrap();
+        let searcher = Searcher::new(&index);
+        for query in ["weather in the city", "Get the weather forecast. Then send an email about it."] {
+            for hit in searcher.search(query, 10, &[]) {
+                let stages = searcher.explain(query, hit.name).unwrap().stages;
+                assert_eq!(stages.len(), 1);
+                assert_eq!((stages[0].stage, stages[0].part), (crate::Stage::Lexical, hit.score), "{query}");
+            }
+        }
+        assert!(searcher.explain("weather", "send_mail").unwrap().stages.is_empty());
+        assert!(searcher.explain("select:send_mail", "send_mail").unwrap().stages.is_empty());
     }
 }

@@ -1,5 +1,5 @@
-//! Fusing the semantic signal with the lexical one: how near a tool's vector is to the query's,
-//! blended with its BM25F score.
+//! The semantic stage: how near each tool's vector is to the query's, by the word table and, once
+//! its vectors are in place, the transformer, and the blend of that with the lexical score.
 //!
 //! Both signals are brought to one scale per query before they are weighed: the lexical score
 //! divided by the query's best, the similarity placed between the query's least and most similar
@@ -7,12 +7,14 @@
 //! best), so a long task description does not blur into one average vector. Tools no query word
 //! matches take part too (that is what the signal is for) when they are similar enough to count
 //! as matches; the others can only fill the places a short page leaves ([`Blend::unmatched`]).
+//! A rerank stage (see `agreement`) may add to a tool's semantic part; the blend then scales both
+//! parts so that a score stays within 0..=1.
 
-use crate::analysis::{term_of, Analyzer, Piece};
-use crate::index::{DocId, Index};
 use std::sync::Arc;
 
-use crate::semantic::{contextual_cosine, cosine, Contextual, DocVectors, Embedder, Model};
+use crate::analysis::Analyzer;
+use crate::index::{DocId, Index};
+use crate::semantic::{contextual_cosine, Contextual, DocVectors, Embedder, Model};
 
 use super::scores::Scores;
 
@@ -24,22 +26,35 @@ const MAX_REQUESTS: usize = 32;
 pub(crate) struct Blend {
     weight: f64,
     floor: f64,
+    /// The transformer's share of the semantic part, when it took part.
+    share: f64,
     /// The static table's similarity: what decides whether a tool no query word matches takes
-    /// part, and what `explain` and the match strength report.
+    /// part, and what the match strength reports.
     similarity: Vec<f64>,
-    /// Per tool, on a 0..=1 scale: the static similarity placed between the query's least and
-    /// most similar tool, averaged with the transformer's placed the same way when its vectors
-    /// are in place.
+    /// The table's similarity placed between the query's least and most similar tool (0..=1).
+    table: Vec<f64>,
+    /// The transformer's cosine per tool and the same placed on the query's scale, when it took
+    /// part.
+    contextual: Option<(Vec<f64>, Vec<f64>)>,
+    /// Per tool, on a 0..=1 scale: the table's placed similarity, averaged with the
+    /// transformer's when it took part.
     semantic: Vec<f64>,
-    /// The transformer's cosine per tool, when it took part.
-    contextual: Option<Vec<f64>>,
-    /// Per tool, what its name's agreement with the query adds (see [`name_agreement`]); empty
-    /// until it is computed, 0 for a tool outside the family.
-    agreement: Vec<f64>,
-    /// What both parts are multiplied by so that a score stays within 0..=1 with the agreement
-    /// in it: 1 over 1 plus the most the agreement adds.
+    /// What a rerank stage adds to each tool's semantic part; empty when none did.
+    rerank: Vec<f64>,
+    /// What both parts are multiplied by so that a score stays within 0..=1 with the rerank in
+    /// it: 1 over 1 plus the most the rerank adds.
     scale: f64,
     best_lexical: f64,
+}
+
+/// A tool's fused score split by stage, before rounding: `lexical + table + transformer +
+/// rerank` is its score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct BlendParts {
+    pub(crate) lexical: f64,
+    pub(crate) table: f64,
+    pub(crate) transformer: Option<f64>,
+    pub(crate) rerank: f64,
 }
 
 impl Blend {
@@ -77,43 +92,53 @@ impl Blend {
                 *slot = w * *slot + (1.0 - w) * part;
             }
         }
-        let mut semantic = spread(&similarity);
-        let contextual = contextual.and_then(|(model, values)| transformer_similarity(model, &values, text));
-        if let Some(cosines) = &contextual {
-            let share = params.contextual_share;
-            for (slot, placed) in semantic.iter_mut().zip(spread(cosines)) {
-                *slot = (1.0 - share) * *slot + share * placed;
-            }
-        }
+        let table = spread(&similarity);
+        let share = params.contextual_share;
+        let contextual =
+            contextual.and_then(|(model, values)| transformer_similarity(model, &values, text)).map(|cosines| {
+                let placed = spread(&cosines);
+                (cosines, placed)
+            });
+        let semantic = match &contextual {
+            Some((_, placed)) => table.iter().zip(placed).map(|(&t, &c)| (1.0 - share) * t + share * c).collect(),
+            None => table.clone(),
+        };
         let best_lexical = lexical.iter().map(|(_, score)| score).fold(0.0, f64::max);
-        let mut blend = Blend {
+        Some(Blend {
             weight: params.semantic_weight,
             floor: params.semantic_floor,
-            agreement: Vec::new(),
-            scale: 1.0,
+            share,
             similarity,
-            semantic,
+            table,
             contextual,
+            semantic,
+            rerank: Vec::new(),
+            scale: 1.0,
             best_lexical,
-        };
-        blend.agreement = name_agreement(index, model, &mut analyzer, text, &blend, lexical);
-        blend.scale = 1.0 / (1.0 + blend.agreement.iter().copied().fold(0.0, f64::max));
-        Some(blend)
+        })
     }
 
-    /// The fused scores: every lexical match, and every other tool at least `semantic_floor`
-    /// similar. With required (`+word`) terms only lexical matches qualify, since they alone
-    /// hold those terms.
+    /// Adds a rerank stage's per-tool bonus to the semantic part (see `agreement`).
+    pub(crate) fn rerank(&mut self, bonus: Vec<f64>) {
+        self.scale = 1.0 / (1.0 + bonus.iter().copied().fold(0.0, f64::max));
+        self.rerank = bonus;
+    }
+
+    /// Whether a tool takes part in the ranking: every lexical match, and every other tool at
+    /// least `semantic_floor` similar. With required (`+word`) terms only lexical matches
+    /// qualify, since they alone hold those terms.
+    pub(crate) fn matches(&self, doc: DocId, lexical: f64, required: &[String]) -> bool {
+        lexical > 0.0 || (required.is_empty() && self.similarity[doc as usize] >= self.floor)
+    }
+
+    /// The fused scores of every tool that takes part (see [`Self::matches`]).
     pub(crate) fn fuse(&self, lexical: &Scores, required: &[String]) -> Scores {
         let mut fused = Scores::new(self.similarity.len());
-        for (doc, &similarity) in self.similarity.iter().enumerate() {
-            let doc = doc as DocId;
+        for doc in 0..self.similarity.len() as DocId {
             let score = lexical.get(doc);
-            if score == 0.0 && (!required.is_empty() || similarity < self.floor) {
-                continue;
+            if self.matches(doc, score, required) {
+                fused.add(doc, self.score(doc, score));
             }
-            let (lexical_part, semantic_part) = self.parts(doc, score);
-            fused.add(doc, lexical_part + semantic_part);
         }
         fused
     }
@@ -121,21 +146,36 @@ impl Blend {
     /// The tools [`Self::fuse`] left out of `fused`, each with the score the blend gives it (its
     /// semantic part: no query word matches it).
     pub(crate) fn unmatched<'a>(&'a self, fused: &'a Scores) -> impl Iterator<Item = (f64, DocId)> + 'a {
-        (0..self.similarity.len() as DocId).filter(|&doc| fused.get(doc) == 0.0).map(|doc| {
-            let (lexical_part, semantic_part) = self.parts(doc, 0.0);
-            (lexical_part + semantic_part, doc)
-        })
+        (0..self.similarity.len() as DocId).filter(|&doc| fused.get(doc) == 0.0).map(|doc| (self.score(doc, 0.0), doc))
     }
 
-    /// A tool's two parts of its fused score, from its lexical score. The semantic part holds its
-    /// name's agreement with the query too; both are scaled so that the sum stays within 0..=1.
-    pub(crate) fn parts(&self, doc: DocId, lexical: f64) -> (f64, f64) {
+    /// A tool's fused score, from its lexical score.
+    pub(crate) fn score(&self, doc: DocId, lexical: f64) -> f64 {
+        let (lexical_part, semantic_part) = self.halves(doc, lexical);
+        lexical_part + semantic_part
+    }
+
+    /// A tool's lexical and semantic halves of its fused score (the semantic half holds the
+    /// rerank's bonus), each scaled so that their sum stays within 0..=1.
+    fn halves(&self, doc: DocId, lexical: f64) -> (f64, f64) {
         let lexical = if self.best_lexical > 0.0 { lexical / self.best_lexical } else { 0.0 };
-        let agreement = self.agreement.get(doc as usize).copied().unwrap_or(0.0);
-        (
-            self.scale * (1.0 - self.weight) * lexical,
-            self.scale * (self.weight * self.semantic[doc as usize] + agreement),
-        )
+        let bonus = self.rerank.get(doc as usize).copied().unwrap_or(0.0);
+        (self.scale * (1.0 - self.weight) * lexical, self.scale * (self.weight * self.semantic[doc as usize] + bonus))
+    }
+
+    /// A tool's score split by stage (see [`BlendParts`]).
+    pub(crate) fn parts(&self, doc: DocId, lexical: f64) -> BlendParts {
+        let (lexical_part, _) = self.halves(doc, lexical);
+        let semantic = self.scale * self.weight;
+        let (table, transformer) = match &self.contextual {
+            Some((_, placed)) => (
+                semantic * (1.0 - self.share) * self.table[doc as usize],
+                Some(semantic * self.share * placed[doc as usize]),
+            ),
+            None => (semantic * self.semantic[doc as usize], None),
+        };
+        let rerank = self.scale * self.rerank.get(doc as usize).copied().unwrap_or(0.0);
+        BlendParts { lexical: lexical_part, table, transformer, rerank }
     }
 
     /// A tool's similarity to the query by the static table (its cosine, or the blend of the
@@ -146,135 +186,13 @@ impl Blend {
 
     /// A tool's cosine with the query by the transformer, when it took part.
     pub(crate) fn contextual_similarity(&self, doc: DocId) -> Option<f64> {
-        self.contextual.as_ref().map(|cosines| cosines[doc as usize])
+        self.contextual.as_ref().map(|(cosines, _)| cosines[doc as usize])
     }
-}
 
-/// Per tool, what its name's agreement with the query adds to its semantic part: 0 outside the
-/// family of leaders it is computed for.
-///
-/// Tools often come in families that share an object and differ by their action
-/// (`get_pull_request`, `list_pull_requests`, `create_pull_request`): every similarity of whole
-/// texts is then dominated by the shared words, and the word that tells the members apart
-/// ("open" a pull request) is a small part of it. So among the best-scoring tools, the leaders,
-/// those whose names hold the query word most of them hold are taken as a family; the words every
-/// member's name holds are set aside on both sides, and so are the words the tool's name and the
-/// query share (the lexical score has counted those). What is left of the name is compared with
-/// what is left of the query word by word in the static table, each name word by its nearest
-/// query word, and the mean placed on the family's own scale (the best member 1; a name with
-/// nothing left, wholly matched or shared, 1 too). The rule is for a request that is an action
-/// and its object, so the weight is divided by the square of the query's words left: a long
-/// task description, whose many words some name word is always near, is left to the rest of the
-/// ranking.
-fn name_agreement(
-    index: &Index,
-    model: &Model,
-    analyzer: &mut Analyzer,
-    text: &str,
-    blend: &Blend,
-    lexical: &Scores,
-) -> Vec<f64> {
-    let params = index.params();
-    let mut agreement = vec![0.0; blend.similarity.len()];
-    let mut query = word_vectors(model, analyzer, text);
-    query.retain(|(_, vector)| vector.is_some());
-    if query.is_empty() || params.agreement_weight <= 0.0 {
-        return agreement;
+    /// How many tools the blend covers (the whole catalog).
+    pub(crate) fn len(&self) -> usize {
+        self.similarity.len()
     }
-    // The leaders, as `fuse` would rank them without this part (ties by name).
-    let mut leaders: Vec<(f64, DocId)> = (0..blend.similarity.len() as DocId)
-        .filter_map(|doc| {
-            let score = lexical.get(doc);
-            (score > 0.0 || blend.similarity[doc as usize] >= blend.floor).then(|| {
-                let (lexical_part, semantic_part) = blend.parts(doc, score);
-                (lexical_part + semantic_part, doc)
-            })
-        })
-        .collect();
-    let name = |doc: DocId| index.doc(doc).name();
-    let order = |a: &(f64, DocId), b: &(f64, DocId)| b.0.total_cmp(&a.0).then_with(|| name(a.1).cmp(name(b.1)));
-    // Only the first few are wanted: pick them out, then order those (names are unique, so the
-    // order is total and the pick is the sorted list's head).
-    if leaders.len() > params.agreement_leaders && params.agreement_leaders > 0 {
-        leaders.select_nth_unstable_by(params.agreement_leaders - 1, order);
-    }
-    leaders.truncate(params.agreement_leaders);
-    leaders.sort_unstable_by(order);
-    let mut family: Vec<(DocId, Vec<Word>)> =
-        leaders.iter().map(|&(_, doc)| (doc, word_vectors(model, analyzer, name(doc)))).collect();
-    let holds = |words: &[Word], term: &str| words.iter().any(|(held, _)| held == term);
-    // The family's word: of the query words the first leader's name holds, the one most leaders'
-    // names hold, when more than half of them do.
-    let Some((_, first)) = family.first() else { return agreement };
-    let holding = |term: &str| family.iter().filter(|(_, words)| holds(words, term)).count();
-    let Some((held, word)) =
-        query.iter().filter(|(term, _)| holds(first, term)).map(|(term, _)| (holding(term), term.clone())).max()
-    else {
-        return agreement;
-    };
-    if 2 * held <= family.len() {
-        return agreement;
-    }
-    family.retain(|(_, words)| holds(words, &word));
-    let shared = |term: &str| family.iter().all(|(_, words)| holds(words, term));
-    let asked: Vec<&Word> = query.iter().filter(|(term, _)| !shared(term)).collect();
-    if asked.is_empty() {
-        return agreement;
-    }
-    let values: Vec<Option<f64>> = family
-        .iter()
-        .map(|(_, words)| {
-            let rest: Vec<Option<&[i16]>> = words
-                .iter()
-                .filter(|(term, _)| !shared(term) && !holds(&query, term))
-                .map(|(_, v)| v.as_deref())
-                .collect();
-            let wanted: Vec<&[i16]> =
-                asked.iter().filter(|(term, _)| !holds(words, term)).filter_map(|(_, v)| v.as_deref()).collect();
-            if rest.is_empty() {
-                return None;
-            }
-            // A word the table does not know agrees with nothing.
-            let nearest = |word: Option<&[i16]>| {
-                word.map_or(0.0, |word| wanted.iter().map(|other| cosine(word, other)).fold(0.0, f64::max))
-            };
-            Some(rest.iter().map(|&word| nearest(word)).sum::<f64>() / rest.len() as f64)
-        })
-        .collect();
-    let best = values.iter().flatten().copied().fold(0.0, f64::max);
-    let weight = params.agreement_weight / (asked.len() as f64).powi(2);
-    for ((doc, _), value) in family.iter().zip(values) {
-        agreement[*doc as usize] = match value {
-            None => weight,
-            Some(value) if best > 0.0 => weight * value / best,
-            Some(_) => 0.0,
-        };
-    }
-    agreement
-}
-
-/// A term and its unit vector by the static table (`None`: a term the table does not know).
-type Word = (String, Option<Vec<i16>>);
-
-/// Each distinct term of `text`'s words, with its vector when the table knows it.
-fn word_vectors(model: &Model, analyzer: &mut Analyzer, text: &str) -> Vec<Word> {
-    let mut terms: Vec<String> = Vec::new();
-    analyzer.pieces(text, |piece| {
-        if let (Piece::Word(_), Some(term)) = (piece, term_of(piece)) {
-            if !terms.contains(&term) {
-                terms.push(term);
-            }
-        }
-    });
-    terms
-        .into_iter()
-        .map(|term| {
-            let mut embedder = Embedder::new(model);
-            let mut vector = Vec::with_capacity(model.dims());
-            let known = embedder.add_term(&term) && embedder.finish(&mut vector);
-            (term, known.then_some(vector))
-        })
-        .collect()
 }
 
 /// Values placed between their least and most: 0 for the least, 1 for the most (all 0 when they

@@ -1,28 +1,32 @@
-//! The fourth stage: answering a query from an [`Index`]. A [`Searcher`] holds every query-time
-//! step: the query's form ([`Query`]), its terms and their expansion (`expansion`), BM25F scores
-//! (`scores`), the fusion of a compound query's requests (`fusion`), the final order, and the
-//! explanation of a tool's place (`explain`).
+//! Answering a query from an [`Index`], the crate's last stage. A [`Searcher`] holds every
+//! query-time step: the query's form ([`Query`]), its terms and their expansion (`expansion`),
+//! BM25F scores (`scores`), the fusion of a compound query's requests (`fusion`), the semantic
+//! blend (`hybrid`) and the name-agreement rerank (`agreement`), all run once per query by
+//! `ranking`, which the page, the explanation of a tool's place (`explain`) and the match
+//! strength read.
 //!
 //! A term's weight in a document is BM25F: its frequency in each field is normalized by that
 //! field's length and weighted (see [`crate::Params`]) before BM25's saturation, so a word in a
 //! short name counts for more than the same word deep in a long schema.
 
+mod agreement;
 mod expansion;
 mod explain;
 mod fusion;
 mod hybrid;
 mod query;
+mod ranking;
 mod scores;
 
 pub use expansion::Match;
 pub use explain::{Explanation, MissingTerm, SemanticPart, TermMatch};
 pub use query::{requests, Query};
-
-use rustc_hash::FxHashSet;
+pub use ranking::{Stage, StagePart};
 
 use crate::analysis::Analyzer;
 use crate::index::{bm25, DocId, Index};
 use expansion::distinct_terms;
+use ranking::Ranking;
 use scores::Scores;
 
 /// One ranked tool. `score` is rounded to six decimals.
@@ -48,9 +52,9 @@ impl<'i> Searcher<'i> {
     /// query comes first whatever its score, even when `exclude` lists it: a query that names a
     /// tool always finds it. Everything else is ordered by score, then by name in code-point
     /// order; `exclude` only removes names from that ranked part. See [`Query`] for `select:` and
-    /// `+word`.
+    /// `+word`, and [`ranking`] for the stages.
     pub fn search(&self, query: &str, limit: usize, exclude: &[&str]) -> Vec<Hit<'i>> {
-        self.ranked(query, limit, exclude, false)
+        self.hits(Ranking::new(self.index, query).page(limit, exclude, false))
     }
 
     /// [`Self::search`], with the page filled: in a hybrid index, when fewer than `limit` tools
@@ -59,77 +63,17 @@ impl<'i> Searcher<'i> {
     /// not a match (it holds no query word and is less similar than the floor that lets a tool in
     /// on meaning alone), so it never pushes a matching tool off the page, though its score may
     /// place it above a weak one; it is what a reader of the page looks at next. In a small
-    /// catalog a request put in other words often matches too few tools or none (ToolTalk's
-    /// dev R@5 in `pnpm eval` rose from 0.652 to 0.685 with the fill). A lexical index, a query
-    /// with a required word and `select:` are not filled.
+    /// catalog a request put in other words often matches too few tools or none. A lexical
+    /// index, a query with a required word and `select:` are not filled.
     pub fn search_filled(&self, query: &str, limit: usize, exclude: &[&str]) -> Vec<Hit<'i>> {
-        self.ranked(query, limit, exclude, true)
+        self.hits(Ranking::new(self.index, query).page(limit, exclude, true))
     }
 
-    fn ranked(&self, query: &str, limit: usize, exclude: &[&str], fill: bool) -> Vec<Hit<'i>> {
-        if limit == 0 {
-            return Vec::new();
-        }
-        let index = self.index;
-        let exact = index.doc_named(query.trim());
-        let (text, required) = match Query::parse(query) {
-            // A tool literally named `select:...` is still an exact name.
-            Query::Select(names) => {
-                let found = names.iter().filter_map(|name| index.doc_named(name));
-                let listed = exact.into_iter().chain(found.filter(|&doc| Some(doc) != exact));
-                return listed.take(limit).map(|doc| self.hit(doc, 0.0)).collect();
-            }
-            Query::Ranked { text, required } => (text, required),
-        };
-        let (scores, blend) = self.ranking_signals(text, &required);
-        let excluded: FxHashSet<&str> = exclude.iter().copied().collect();
-        let listed = |doc: DocId| Some(doc) != exact && !excluded.contains(self.name(doc));
-        let candidates = scores.iter().filter(|&(doc, _)| listed(doc));
-        let room = limit - usize::from(exact.is_some());
-        let mut ranked = self.top(candidates.map(|(doc, score)| (score, doc)).collect(), room);
-        if let Some(blend) = blend.filter(|_| fill && required.is_empty() && ranked.len() < room) {
-            let others = blend.unmatched(&scores).filter(|&(_, doc)| listed(doc)).collect();
-            let filled = self.top(others, room - ranked.len());
-            ranked = self.top(ranked.into_iter().chain(filled).collect(), room);
-        }
-        let exact = exact.map(|doc| (bm25::round6(scores.get(doc)), doc));
-        exact.into_iter().chain(ranked).map(|(score, doc)| self.hit(doc, score)).collect()
+    fn hits(&self, page: Vec<(f64, DocId)>) -> Vec<Hit<'i>> {
+        page.into_iter().map(|(score, doc)| self.hit(doc, score)).collect()
     }
 
-    /// The score every matching document is ranked by, and in a hybrid index the blend it was
-    /// fused with (for readers that need a tool's similarity as the ranking saw it, and for the
-    /// tools that fill a page). This is where a ranked query's signals meet: the lexical one
-    /// (BM25F of the whole query or, for a compound query, the fusion of its requests' rankings)
-    /// and, in a hybrid index, the semantic similarity blended with it (see `hybrid`).
-    fn ranking_signals(&self, text: &str, required: &[String]) -> (Scores, Option<hybrid::Blend>) {
-        let requests = query::requests(text);
-        let lexical = self.lexical_scores(text, &requests, required);
-        match self.blend(text, &requests, &lexical) {
-            Some(blend) => (blend.fuse(&lexical, required), Some(blend)),
-            None => (lexical, None),
-        }
-    }
-
-    fn lexical_scores(&self, text: &str, requests: &[&str], required: &[String]) -> Scores {
-        if self.fuses_requests(requests) {
-            self.fused(text, requests, required)
-        } else {
-            self.scores(text, required)
-        }
-    }
-
-    /// The semantic side of a query in a hybrid index; `None` in a lexical one, or when the
-    /// query has no word the model knows.
-    fn blend(&self, text: &str, requests: &[&str], lexical: &Scores) -> Option<hybrid::Blend> {
-        let semantic = self.index.semantic().filter(|_| self.index.params().semantic_weight > 0.0)?;
-        hybrid::Blend::new(self.index, semantic, self.index.contextual(), text, requests, lexical)
-    }
-
-    /// Whether `text` is read as several requests whose rankings are fused.
-    fn fuses(&self, text: &str) -> bool {
-        self.fuses_requests(&query::requests(text))
-    }
-
+    /// Whether a query's requests are ranked on their own and their rankings fused.
     fn fuses_requests(&self, requests: &[&str]) -> bool {
         self.index.params().fusion_k > 0.0 && requests.len() > 1
     }

@@ -8,6 +8,7 @@
 
 use std::collections::VecDeque;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::encoder::Encoder;
@@ -40,6 +41,10 @@ pub struct Contextual {
     wordpiece: WordPiece,
     /// The latest queries and their vectors, newest last.
     queries: Mutex<VecDeque<RememberedQuery>>,
+    /// How often a query's vector was asked for, and how often that took a forward pass: a
+    /// ranking asks once per query, whatever reads it (see `search::ranking`).
+    asked: AtomicUsize,
+    passes: AtomicUsize,
 }
 
 /// A query and its vector (`None`: the transformer does not read it).
@@ -56,7 +61,13 @@ impl Contextual {
     pub fn from_file(path: &Path) -> Result<Contextual, ModelError> {
         let encoder = Encoder::from_file(path)?;
         let wordpiece = WordPiece::new(encoder.vocab()).map_err(ModelError::Malformed)?;
-        Ok(Contextual { encoder, wordpiece, queries: Mutex::new(VecDeque::with_capacity(REMEMBERED_QUERIES)) })
+        Ok(Contextual {
+            encoder,
+            wordpiece,
+            queries: Mutex::new(VecDeque::with_capacity(REMEMBERED_QUERIES)),
+            asked: AtomicUsize::new(0),
+            passes: AtomicUsize::new(0),
+        })
     }
 
     pub(crate) fn dims(&self) -> usize {
@@ -87,20 +98,29 @@ impl Contextual {
     /// relevant tools in the top 5, where leaving them to the static table, which weighs each
     /// request, lost none.
     pub(crate) fn embed_query(&self, text: &str) -> Option<Arc<[f32]>> {
+        self.asked.fetch_add(1, Ordering::Relaxed);
         let lock = || self.queries.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((_, vector)) = lock().iter().find(|(query, _)| query.as_ref() == text) {
             return vector.clone();
         }
         let max = self.max_tokens();
         let ids = self.wordpiece.ids(text, max + 1);
-        let vector: Option<Arc<[f32]>> =
-            (ids.len() <= max && ids.len() > 2).then(|| self.encoder.embed_ids_shared(&ids).into());
+        let vector: Option<Arc<[f32]>> = (ids.len() <= max && ids.len() > 2).then(|| {
+            self.passes.fetch_add(1, Ordering::Relaxed);
+            self.encoder.embed_ids_shared(&ids).into()
+        });
         let mut queries = lock();
         if queries.len() == REMEMBERED_QUERIES {
             queries.pop_front();
         }
         queries.push_back((text.into(), vector.clone()));
         vector
+    }
+
+    /// How many times a query's vector has been asked for, and how many forward passes that took.
+    #[cfg(test)]
+    pub(crate) fn query_reads(&self) -> (usize, usize) {
+        (self.asked.load(Ordering::Relaxed), self.passes.load(Ordering::Relaxed))
     }
 
     fn max_tokens(&self) -> usize {

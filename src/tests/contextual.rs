@@ -115,3 +115,37 @@ fn within_a_family_of_tools_the_rest_of_the_name_decides() {
     // A request that names the action is left as it was.
     assert_eq!(top(&index(&catalog, true), "create a pull request", 1)[0].0, "create_pull_request");
 }
+
+#[test]
+fn explain_reads_the_query_once_and_its_stage_parts_add_up_to_each_hit() {
+    // An encoder of its own, so that no other test's queries reach its counts.
+    let encoder = Arc::new(Contextual::from_file(&shipped("encoder.bin")).unwrap());
+    let model = SemanticModel { table: TABLE.clone(), contextual: Some(encoder.clone()) };
+    let index = Index::from_catalog_ranked(&github(), Params::default(), Some(model)).unwrap();
+    index.wait_for_vectors();
+    let searcher = Searcher::new(&index);
+    for query in ["open a pull request", "who changed this file last", "search code for a function"] {
+        let before = encoder.query_reads();
+        let explained = searcher.explain(query, "create_pull_request").unwrap();
+        let after = encoder.query_reads();
+        assert_eq!((after.0 - before.0, after.1 - before.1), (1, 1), "{query}: asked once, one pass");
+        assert!(explained.semantic.is_some_and(|part| part.contextual.is_some()));
+        for hit in searcher.search(query, 10, &[]) {
+            let stages = searcher.explain(query, hit.name).unwrap().stages;
+            let names: Vec<&str> = stages.iter().map(|part| part.stage.name()).collect();
+            assert!(names.starts_with(&["lexical", "semantic"]), "{names:?}");
+            let semantic = &stages[1];
+            assert_eq!(
+                semantic.parts.iter().map(|part| part.stage.name()).collect::<Vec<_>>(),
+                ["table", "transformer"]
+            );
+            let inner: f64 = semantic.parts.iter().map(|part| part.part).sum();
+            assert!((inner - semantic.part).abs() < 2e-6, "{query} {}: {semantic:?}", hit.name);
+            let sum: f64 = stages.iter().map(|part| part.part).sum();
+            assert!((sum - hit.score).abs() < 4e-6, "{query} {}: {sum} against {}", hit.name, hit.score);
+        }
+    }
+    // The name agreement has a part of its own where it adds one.
+    let stages = searcher.explain("open a pull request", "create_pull_request").unwrap().stages;
+    assert_eq!(stages.last().map(|part| part.stage.name()), Some("name agreement"));
+}
