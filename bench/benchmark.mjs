@@ -2,50 +2,58 @@
 // `pnpm benchmark`: what the plugin saves in tokens and what it costs in time, measured on real
 // catalogs with the real parts (DSH 0.1.0-rc.8 in process, the native core through Node-API, the
 // built plugin), plus the retrieval figures of `pnpm eval`. Writes docs/benchmark-results.json
-// and prints the tables the README quotes.
+// and prints the tables of docs/benchmark.md.
 //
 //   pnpm benchmark                  measure, write the JSON, print the tables
-//   pnpm benchmark --write-readme   the same, then regenerate the README's benchmark section
-//   pnpm benchmark --readme         only regenerate the README section from the existing JSON
+//   pnpm benchmark --write-docs     the same, then regenerate docs/benchmark.md's generated section
+//   pnpm benchmark --docs           only regenerate that section from the existing JSON
 //   pnpm benchmark --cost           compute the cost section again from the recorded token table
-//                                   (with --write-readme, regenerate the README section too);
+//                                   (with --write-docs, regenerate the page's section too);
 //                                   --price-hit, --price-miss, --price-output (per million tokens)
 //                                   and --prefetch N replace the model's defaults, here and in a
 //                                   full run (see bench/cost/parameters.mjs)
 //   pnpm benchmark --tokens         measure tokens and eval again and write them, with the cost
 //                                   section, keeping the recorded speed and memory (with
-//                                   --write-readme, regenerate the README section too)
+//                                   --write-docs, regenerate the page's section too)
 //   pnpm benchmark --verify         measure tokens and eval again and compare them with the JSON
 //                                   (they are deterministic; speed and memory are not compared)
-//   pnpm run benchmark:check        fail when the README section and the JSON disagree, or the
-//                                   JSON's cost section no longer follows from its token table,
-//                                   or the README's ablation table from its eval figures
+//   pnpm run benchmark:check        fail when docs/benchmark.md's section and the JSON disagree,
+//                                   or the JSON's cost section no longer follows from its token
+//                                   table, or the ablation table in docs/search.md from its eval
+//                                   figures
+//
+// --write-readme and --readme are --write-docs and --docs under their older names. --page FILE
+// and --ablation-page FILE name other files to write or check instead of docs/benchmark.md and
+// docs/search.md (the tests check copies this way).
 //
 // `pnpm benchmark` builds the plugin (dist/) first; the native addon is used as built
 // (`pnpm run build:native`).
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
 import { checkCostSection, costSection } from './cost/cost.mjs'
-import { checkAblationTable } from './report/ablation-table.mjs'
+import { ABLATION_PAGE, checkAblationTable } from './report/ablation-table.mjs'
 import { COST_OPTIONS, costParameters } from './cost/parameters.mjs'
 import { EVAL_INPUT_FILES } from './lib/eval-sets.mjs'
 import { modelFile } from './lib/model.mjs'
 import { repoPath } from './lib/repo.mjs'
-import { checkReadmeSection, writeReadmeSection } from './report/readme.mjs'
+import { PAGE, checkReadmeSection, writeReadmeSection } from './report/readme.mjs'
 import { renderReport } from './report/report.mjs'
 import { INPUT_FILES, tokenCatalogs } from './tokens/token-catalogs.mjs'
 
 const RESULTS = repoPath('docs/benchmark-results.json')
-const README = repoPath('README.md')
 const log = (/** @type {string} */ message) => process.stderr.write(`[benchmark] ${message}\n`)
 
 const { values: options } = parseArgs({
   options: {
+    'write-docs': { type: 'boolean', default: false },
+    docs: { type: 'boolean', default: false },
     'write-readme': { type: 'boolean', default: false },
     readme: { type: 'boolean', default: false },
+    page: { type: 'string' },
+    'ablation-page': { type: 'string' },
     verify: { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
     cost: { type: 'boolean', default: false },
@@ -54,23 +62,33 @@ const { values: options } = parseArgs({
   },
 })
 
+// The benchmark page and the page with the ablation table: their names in messages, and paths.
+const pageName = options.page ?? PAGE
+const pagePath = options.page === undefined ? repoPath(PAGE) : fromCaller(options.page)
+const ablationName = options['ablation-page'] ?? ABLATION_PAGE
+const ablationPath = options['ablation-page'] === undefined ? repoPath(ABLATION_PAGE) : fromCaller(options['ablation-page'])
+const writePage = options['write-docs'] || options['write-readme']
+
 if (options.check) {
   const results = readResults()
-  const readme = readFileSync(README, 'utf8')
-  const problems = [...checkCostSection(results.tokens, results.cost), ...checkReadmeSection(readme, results), ...checkAblationTable(readme, results)]
+  const problems = [
+    ...checkCostSection(results.tokens, results.cost),
+    ...checkReadmeSection(readFileSync(pagePath, 'utf8'), results, pageName),
+    ...checkAblationTable(readFileSync(ablationPath, 'utf8'), results, ablationName),
+  ]
   for (const problem of problems) console.error(problem)
   console.log(problems.length === 0
-    ? 'README benchmark section and ablation table match docs/benchmark-results.json'
-    : `README differs from docs/benchmark-results.json in ${problems.length} place(s), each named above`)
+    ? `${pageName} and the ablation table in ${ablationName} match docs/benchmark-results.json`
+    : `${pageName} or ${ablationName} differs from docs/benchmark-results.json in ${problems.length} place(s), each named above`)
   process.exitCode = problems.length === 0 ? 0 : 1
 } else if (options.tokens) {
   const fresh = await deterministicPart()
-  writeResults({ ...readResults(), ...fresh, cost: costSection(fresh.tokens, costParameters(options)) }, options['write-readme'])
+  writeResults({ ...readResults(), ...fresh, cost: costSection(fresh.tokens, costParameters(options)) }, writePage)
 } else if (options.cost) {
   const results = readResults()
-  writeResults({ ...results, cost: costSection(results.tokens, costParameters(options)) }, options['write-readme'])
-} else if (options.readme) {
-  log(`README.md: section ${writeReadmeSection(README, readResults())}`)
+  writeResults({ ...results, cost: costSection(results.tokens, costParameters(options)) }, writePage)
+} else if (options.docs || options.readme) {
+  log(`${pageName}: section ${writeReadmeSection(pagePath, readResults())}`)
 } else if (options.verify) {
   const recorded = readResults()
   const fresh = await deterministicPart()
@@ -80,23 +98,32 @@ if (options.check) {
     : `measured again, these differ from docs/benchmark-results.json: ${differing.join(', ')}`)
   process.exitCode = differing.length === 0 ? 0 : 1
 } else {
-  writeResults(await measure(), options['write-readme'])
+  writeResults(await measure(), writePage)
 }
 
 /**
- * Write the results JSON and print the report; regenerate the README section when asked, or say
- * when it no longer matches.
- * @param {import('./report/report.mjs').Results} results
- * @param {boolean | undefined} writeReadme
+ * A path the caller gave, from the folder `pnpm benchmark` was run in (pnpm runs this script in
+ * bench/ and names the caller's folder in INIT_CWD).
+ * @param {string} path
  */
-function writeResults(results, writeReadme) {
+function fromCaller(path) {
+  return resolve(process.env.INIT_CWD ?? process.cwd(), path)
+}
+
+/**
+ * Write the results JSON and print the report; regenerate the benchmark page's section when
+ * asked, or say when it no longer matches.
+ * @param {import('./report/report.mjs').Results} results
+ * @param {boolean | undefined} writeSection
+ */
+function writeResults(results, writeSection) {
   mkdirSync(repoPath('docs'), { recursive: true })
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`)
   console.log(renderReport(results))
   log('wrote docs/benchmark-results.json')
-  if (writeReadme) log(`README.md: section ${writeReadmeSection(README, results)}`)
-  else if (!existsSync(README) || checkReadmeSection(readFileSync(README, 'utf8'), results).length > 0) {
-    log('the README section no longer matches the JSON (pnpm run benchmark:check fails): run `pnpm benchmark --readme` to update it')
+  if (writeSection) log(`${pageName}: section ${writeReadmeSection(pagePath, results)}`)
+  else if (!existsSync(pagePath) || checkReadmeSection(readFileSync(pagePath, 'utf8'), results, pageName).length > 0) {
+    log(`${pageName} no longer matches the JSON (pnpm run benchmark:check fails): run \`pnpm benchmark --docs\` to update it`)
   }
 }
 
@@ -149,7 +176,7 @@ async function measure() {
 
 /** The figures that must come out the same on every run: input hashes, tokens and eval. */
 async function deterministicPart() {
-  // Measuring loads DSH and the native addon; --check and --readme need neither, so they are
+  // Measuring loads DSH and the native addon; --check and --docs need neither, so they are
   // imported here rather than at the top.
   const { tokenRow } = await import('./tokens/tokens.mjs')
   const { largeOutlineRows } = await import('./tokens/outline.mjs')

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The two figures the README's Limits section gives for what the bounds do not make small, measured
+// The two figures docs/limits.md gives for what the bounds do not make small, measured
 // on the addon built at the root:
 // - memory while parsing: the peak resident memory (VmHWM) that parsing 16 MiB of `[0,0,...]`
 //   adds, in a fresh process (the text is refused as a catalog after it is parsed);

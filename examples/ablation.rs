@@ -1,6 +1,6 @@
 //! Which ranking rules earn their place: the hybrid ranking's R@5 on every labelled set of
 //! `pnpm eval`, as shipped and with each rule turned off in turn. A rule whose removal costs
-//! nothing outside BFCL is a fit to BFCL, not ranking (see the README's retrieval section).
+//! nothing outside BFCL is a fit to BFCL, not ranking (see docs/search.md, "What each rule is worth").
 //!
 //! Run it through `node bench/ablation.mjs`, which writes the sets (the union is built in
 //! JavaScript) and the model and cache paths this program takes:

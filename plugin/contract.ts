@@ -193,7 +193,7 @@ export const SETTINGS = {
   /**
    * Under `defer: auto`, the estimated o200k tokens the deferred schemas must exceed together for
    * deferral to start. The default is where the benchmark's cost model has deferral pay for itself
-   * in a 50-step session (README, "Cost with prompt caching").
+   * in a 50-step session (docs/benchmark.md, "Cost with prompt caching").
    */
   autoMinTokens: {
     kind: 'number',

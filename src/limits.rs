@@ -1,4 +1,4 @@
-//! The bounds on what the core takes, in one place; README.md ("Limits") documents them.
+//! The bounds on what the core takes, in one place; docs/limits.md ("Bounds on input") documents them.
 //!
 //! Input past a hard bound is refused with an error that names the bound: an over-long query, a
 //! result count that is not a whole number, text over its size limit, an exclusion list or a tool

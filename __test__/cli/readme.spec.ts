@@ -5,15 +5,24 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { cli, fixture } from './cli.ts'
 
 /**
- * The README's command-line section shows real output. Each `$ dsh-tool-search ...` line in its
- * text blocks is run again here and must print what the README says (`$ echo $?`: its exit code),
- * so a ranking change that alters the output fails until the README is updated.
+ * The command-line examples in the README and in docs/cli.md show real output. Each
+ * `$ dsh-tool-search ...` line in the text blocks between a page's `cli` markers is run again
+ * here and must print what the page says (`$ echo $?`: its exit code), so a ranking change that
+ * alters the output fails until the text is updated.
  */
 
-const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8')
-const SECTION = README.slice(README.indexOf('<!-- cli:start -->'), README.indexOf('<!-- cli:end -->'))
+const ROOT = join(import.meta.dirname, '..', '..')
+const PAGES = ['README.md', 'docs/cli.md']
 
-// The example catalogs (and requests) the README lints and measures, under the names it gives them.
+/** The text between a page's cli markers. */
+function section(page: string): string {
+  const text = readFileSync(join(ROOT, page), 'utf8')
+  const start = text.indexOf('<!-- cli:start -->')
+  const end = text.indexOf('<!-- cli:end -->', start)
+  return start === -1 || end === -1 ? '' : text.slice(start, end)
+}
+
+// The example catalogs (and requests) the pages lint and measure, under the names they give them.
 const dir = mkdtempSync(join(tmpdir(), 'dsh-tool-search-readme-'))
 copyFileSync(fixture('problems.json'), join(dir, 'tools.json'))
 copyFileSync(fixture('mcp-dotted.json'), join(dir, 'drive-tools.json'))
@@ -23,9 +32,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 interface Example { command: string, args: string[], output: string, code: number | undefined }
 
-function examples(): Example[] {
+function examples(text: string): Example[] {
   const found: Example[] = []
-  for (const [, block = ''] of SECTION.matchAll(/```text\n([\s\S]*?)```/g)) {
+  for (const [, block = ''] of text.matchAll(/```text\n([\s\S]*?)```/g)) {
     for (const chunk of block.split(/^(?=\$ )/m).filter(part => part.startsWith('$ '))) {
       const [line = '', ...output] = chunk.trimEnd().split('\n')
       const command = line.slice(2)
@@ -40,19 +49,22 @@ function examples(): Example[] {
   return found
 }
 
-describe('the README\'s command-line examples', () => {
-  const all = examples()
+for (const page of PAGES) {
+  describe(`the command-line examples in ${page}`, () => {
+    const text = section(page)
+    const all = examples(text)
 
-  it('are there to check', () => {
-    expect(SECTION).not.toBe('')
-    expect(all.map(example => example.args[0])).toEqual(expect.arrayContaining(['search', 'explain', 'lint', 'eval']))
-  })
-
-  for (const example of all) {
-    it(example.command, () => {
-      const run = cli(example.args, undefined, dir)
-      expect(run.stdout.trimEnd()).toBe(example.output)
-      if (example.code !== undefined) expect(run.code).toBe(example.code)
+    it('are there to check', () => {
+      expect(text).not.toBe('')
+      expect(all.map(example => example.args[0])).toEqual(expect.arrayContaining(['search', 'explain', 'lint', 'eval']))
     })
-  }
-})
+
+    for (const example of all) {
+      it(example.command, () => {
+        const run = cli(example.args, undefined, dir)
+        expect(run.stdout.trimEnd()).toBe(example.output)
+        if (example.code !== undefined) expect(run.code).toBe(example.code)
+      })
+    }
+  })
+}

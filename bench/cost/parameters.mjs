@@ -1,7 +1,7 @@
 // The cost model's parameters: the prices, the shape and lengths of the modelled sessions, and
 // the prefetch the third arm models. Each default can be replaced on the command line
 // (`pnpm benchmark --cost --price-hit 0.003 ...`); the results record the parameters they were
-// computed with, so the README states them and the check recomputes with the same ones.
+// computed with, so docs/benchmark.md states them and the check recomputes with the same ones.
 import { DEEPSEEK_PRICES } from './prices.mjs'
 
 /**

@@ -1,5 +1,6 @@
 // Where the repository is, seen from the benchmark package: it measures the plugin built at the
-// root (dist/, the native addon) and writes the root's docs/benchmark-results.json and README.
+// root (dist/, the native addon) and writes the root's docs/benchmark-results.json and
+// docs/benchmark.md.
 import { fileURLToPath } from 'node:url'
 
 /**

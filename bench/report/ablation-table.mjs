@@ -1,9 +1,13 @@
-// The README's ablation table (`node bench/ablation.mjs` prints it) is written by hand from the
-// script's output, so nothing regenerates it when the ranking changes. Its shipped row is the
-// hybrid ranking's R@5 that the results JSON records too; `pnpm run benchmark:check` compares
-// the two, so a ranking change that moves a figure flags the table for another run.
+// The ablation table in docs/search.md ("What each rule is worth"; `node bench/ablation.mjs`
+// prints it) is written by hand from the script's output, so nothing regenerates it when the
+// ranking changes. Its shipped row is the hybrid ranking's R@5 that the results JSON records too;
+// `pnpm run benchmark:check` compares the two, so a ranking change that moves a figure flags the
+// table for another run.
 
 /** @typedef {import('./report.mjs').Results} Results */
+
+/** The page that holds the table, from the repository root. */
+export const ABLATION_PAGE = 'docs/search.md'
 
 const SHIPPED = '| shipped (R@5) |'
 
@@ -11,25 +15,26 @@ const SHIPPED = '| shipped (R@5) |'
 const cells = (line) => line.trim().replace(/^\||\|$/g, '').split('|').map((cell) => cell.trim())
 
 /**
- * Where the README's ablation shipped row disagrees with the recorded eval (empty: it agrees).
- * @param {string} readme
+ * Where the ablation table's shipped row disagrees with the recorded eval (empty: it agrees).
+ * @param {string} page - the text of the page that holds the table.
  * @param {Results} results
+ * @param {string} [name] - the page's name in the messages.
  * @returns {string[]}
  */
-export function checkAblationTable(readme, results) {
-  const lines = readme.split('\n')
+export function checkAblationTable(page, results, name = ABLATION_PAGE) {
+  const lines = page.split('\n')
   const row = lines.findIndex((line) => line.startsWith(SHIPPED))
-  if (row < 2) return [`README.md has no ablation table (a row starting "${SHIPPED}" under its header)`]
+  if (row < 2) return [`${name} has no ablation table (a row starting "${SHIPPED}" under its header)`]
   const [, ...columns] = cells(lines[row - 2] ?? '')
   const [, ...figures] = cells(lines[row] ?? '')
-  if (columns.length !== figures.length) return ['the README ablation table\'s shipped row and header differ in length']
+  if (columns.length !== figures.length) return [`the ablation table's shipped row and header differ in length in ${name}`]
   return columns.flatMap((column, i) => {
     const [id, part] = column.split(' ')
     const set = results.eval.sets.find((candidate) => candidate.id === id)
     const recorded = set === undefined || part === undefined ? undefined : set.hybrid[/** @type {'all' | 'dev' | 'held'} */ (part)]?.r5
-    if (recorded === undefined) return [`the README ablation table names "${column}", which the recorded eval does not have`]
+    if (recorded === undefined) return [`the ablation table in ${name} names "${column}", which the recorded eval does not have`]
     return recorded.toFixed(3) === figures[i]
       ? []
-      : [`the README ablation table has ${figures[i]} for ${column}, the recorded eval ${recorded.toFixed(3)}: run node bench/ablation.mjs and update the table`]
+      : [`the ablation table in ${name} has ${figures[i]} for ${column}, the recorded eval ${recorded.toFixed(3)}: run node bench/ablation.mjs and update the table`]
   })
 }

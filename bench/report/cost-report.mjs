@@ -21,7 +21,7 @@ export function costLines({ parameters: { prices, session, sessionSteps, prefetc
   const searchSteps = []
   for (let at = 1; at <= longest; at += session.stepsPerTurn * session.searchEveryTurns) searchSteps.push(String(at))
   const lines = [
-    '### Cost with prompt caching',
+    '## Cost with prompt caching',
     '',
     `What whole sessions cost on an API with a prompt cache, modelled from the token table above (\`bench/cost/\`) and priced at ${prices.name}: `
       + `${prices.currency} ${prices.cacheHit} per million input tokens served from the cache, ${prices.cacheMiss} per million not served from it, `

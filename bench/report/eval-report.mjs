@@ -13,10 +13,10 @@ export function evalLines({ defaultRanking, sets }) {
   const other = RANKINGS.find((ranking) => ranking !== defaultRanking)
   const order = other === undefined ? [defaultRanking] : [defaultRanking, other]
   const lines = [
-    '### Retrieval quality (`pnpm eval`)',
+    '## Retrieval quality (`pnpm eval`)',
     '',
     'Real requests with labelled answers from six public sources, each searched over its own catalog '
-      + '([bench/data](bench/data/README.md) says where each comes from, its licence and how it is rebuilt), and the union: '
+      + '([bench/data](../bench/data/README.md) says where each comes from, its licence and how it is rebuilt), and the union: '
       + 'the requests of the four non-BFCL sources over one catalog of their tools among BFCL\'s, DSH\'s own and three '
       + `MCP servers' (${int(sets.find((set) => set.id === 'union')?.tools ?? 0)} tools). `
       + '**dev** is the part ranking choices may be tuned on; **held** is a fixed 30% of requests (a hash of the request id) '

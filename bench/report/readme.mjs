@@ -1,51 +1,55 @@
-// The README's benchmark section: the text between the benchmark markers is generated from the
-// results JSON (report.mjs) and nothing else, so `check` can tell whether the two still agree.
+// The benchmark page, docs/benchmark.md: the text between its benchmark markers is generated from
+// the results JSON (report.mjs) and nothing else, so `check` can tell whether the two still agree.
+// The text around the markers (the page's title and introduction) is written by hand.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { renderReport } from './report.mjs'
 
 export const START = '<!-- benchmark:start -->'
 export const END = '<!-- benchmark:end -->'
+/** The page's path from the repository root. */
+export const PAGE = 'docs/benchmark.md'
 
 /** @typedef {import('./report.mjs').Results} Results */
 
 const section = (/** @type {Results} */ results) => `${START}\n${renderReport(results)}\n${END}`
 
 /**
- * Put the section generated from `results` into the README: between the markers when they are
- * there, appended otherwise; a missing README is created with the section alone.
- * @param {string} readmePath
+ * Put the section generated from `results` into the page: between the markers when they are
+ * there, appended otherwise; a missing page is created with a title and the section.
+ * @param {string} pagePath
  * @param {Results} results
  * @returns {'replaced' | 'appended' | 'created'}
  */
-export function writeReadmeSection(readmePath, results) {
-  if (!existsSync(readmePath)) {
-    writeFileSync(readmePath, `${section(results)}\n`)
+export function writeReadmeSection(pagePath, results) {
+  if (!existsSync(pagePath)) {
+    writeFileSync(pagePath, `# Benchmark\n\n${section(results)}\n`)
     return 'created'
   }
-  const text = readFileSync(readmePath, 'utf8')
+  const text = readFileSync(pagePath, 'utf8')
   const span = markedSpan(text)
   if (span === undefined) {
-    writeFileSync(readmePath, `${text.replace(/\n*$/, '\n\n')}${section(results)}\n`)
+    writeFileSync(pagePath, `${text.replace(/\n*$/, '\n\n')}${section(results)}\n`)
     return 'appended'
   }
-  writeFileSync(readmePath, text.slice(0, span.start) + section(results) + text.slice(span.end))
+  writeFileSync(pagePath, text.slice(0, span.start) + section(results) + text.slice(span.end))
   return 'replaced'
 }
 
 /**
- * Compare the README's section with the one the results generate.
- * @param {string} readmeText - the README's contents.
+ * Compare the page's section with the one the results generate.
+ * @param {string} pageText - the page's contents.
  * @param {Results} results - the parsed results JSON.
+ * @param {string} [name] - the page's name in the messages.
  * @returns {string[]} the problems found, empty when they agree.
  */
-export function checkReadmeSection(readmeText, results) {
-  const span = markedSpan(readmeText)
-  if (span === undefined) return [`the README has no section between ${START} and ${END}; run \`pnpm benchmark --write-readme\``]
-  const actual = readmeText.slice(span.start, span.end).split('\n')
+export function checkReadmeSection(pageText, results, name = PAGE) {
+  const span = markedSpan(pageText)
+  if (span === undefined) return [`${name} has no section between ${START} and ${END}; run \`pnpm benchmark --docs\``]
+  const actual = pageText.slice(span.start, span.end).split('\n')
   const expected = section(results).split('\n')
   const problems = []
   for (let i = 0; i < Math.max(actual.length, expected.length); i++) {
-    if (actual[i] !== expected[i]) problems.push(`line ${i + 1} of the section: README has ${quote(actual[i])}, the JSON gives ${quote(expected[i])}`)
+    if (actual[i] !== expected[i]) problems.push(`line ${i + 1} of the section: ${name} has ${quote(actual[i])}, the JSON gives ${quote(expected[i])}`)
   }
   return problems
 }

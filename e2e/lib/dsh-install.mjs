@@ -3,7 +3,7 @@
 // registry inconsistencies need pnpm settings (see WORKSPACE below).
 //
 // Env DSH_VERSION picks another release of @deepseek-ai/dsh (default the
-// tested one); the README lists the versions the E2E passed on.
+// tested one); docs/dsh-versions.md lists the versions the E2E passed on.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { run, tail } from './processes.mjs'
@@ -87,5 +87,5 @@ export function unpublishedDependency(output) {
   const latest = /The latest release of \S+ is "([^"]+)"/.exec(output)?.[1]
   return `DSH ${DSH_VERSION} cannot be installed: ${parent} depends on ${name}@${range}, and the registry has no version of ${name} in that range${latest ? ` (its latest is ${latest})` : ''}. `
     + 'The release\'s launcher was published without the packages it runs on, so no package manager can install it, whatever the machine or the plugin; '
-    + `pnpm stops at the first missing one, and others may be missing too. The E2E is tested on DSH ${TESTED_DSH_VERSION}; set DSH_VERSION to a release whose packages are all published (see the README's DSH versions).`
+    + `pnpm stops at the first missing one, and others may be missing too. The E2E is tested on DSH ${TESTED_DSH_VERSION}; set DSH_VERSION to a release whose packages are all published (see docs/dsh-versions.md).`
 }

@@ -79,8 +79,8 @@ export class Catalogs {
     }
     const ranking = this.rules.ranking()
     const index = this.indexes.index(corpus, ranking)
-    // An oversized catalog is still searched; the index says what it left out (see the Limits
-    // page), or that the model package could not be read and searches are lexical.
+    // An oversized catalog is still searched; the index says what it left out (see
+    // docs/limits.md), or that the model package could not be read and searches are lexical.
     for (const warning of index.warnings) this.log.warn(warning)
     return { generation: registered.generation, key: IndexCache.key(corpus, ranking), index }
   }
