@@ -34,7 +34,13 @@ describe('explain', () => {
     // The command waits for the transformer's vectors, so its cosine is there too.
     expect(json.semantic!.contextual).toBeGreaterThan(0.3)
     const text = cli(['explain', 'weather forecast for Paris', 'get_forecast', '-c', WEATHER]).stdout.replace(/\n/g, ' ')
-    expect(text).toContain(`Meaning: its similarity to the query is ${json.semantic!.similarity.toFixed(3)} by its words and ${json.semantic!.contextual!.toFixed(3)} as a sentence, which adds`)
+    // The stage tree: its parts add up to the score, the semantic stage's to its own part.
+    const [lexical, semantic] = json.stages
+    expect(json.stages.reduce((sum, stage) => sum + stage.part, 0)).toBeCloseTo(json.score, 5)
+    expect(semantic!.parts.map(part => part.stage)).toEqual(['table', 'transformer'])
+    expect(text).toMatch(new RegExp(`Its score by ranking stage: +lexical +${lexical!.part.toFixed(3)} +\\(BM25F ${lexical!.signal!.toFixed(3)}\\)`))
+    expect(text).toMatch(new RegExp(`semantic +${semantic!.part.toFixed(3)} +table +[0-9.]+ +\\(similarity ${semantic!.parts[0]!.signal!.toFixed(3)}\\)`))
+    expect(text).toContain(`(cosine ${json.semantic!.contextual!.toFixed(3)})`)
     expect(cli(['explain', 'weather forecast for Paris', 'get_forecast', '-c', WEATHER, '--ranking', 'lexical']).stdout.replace(/\n/g, ' '))
       .toContain('Ranked by words alone (the semantic model is not in use).')
   })

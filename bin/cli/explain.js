@@ -12,8 +12,9 @@ export const summary = 'show why a tool ranks where it does for a query'
 export const options = { ...CATALOG_OPTIONS, ...COMMON_OPTIONS }
 export const help = `Usage: dsh-tool-search explain "<query>" <tool> [options]
 
-Shows where <tool> ranks for the query and why: its score, and with words and meaning the part
-of it that the tool's similarity to the query adds; each query term it matched with the term's
+Shows where <tool> ranks for the query and why: its score and each ranking stage's part of it
+(words; with meaning, the word table's and the transformer's similarity and the name agreement's
+rerank); each query term it matched with the term's
 weight (idf), its share of the lexical score and where in the tool it was found (name,
 description, parameter names, schema text); the query terms it lacks (words its definition
 could add); the tools ranked above it; and the text the tool is indexed under.
@@ -25,6 +26,7 @@ Options:
 ${RANKING_HELP}
       --json             print the core's explanation: {query, ranking, name, rank, score, exact,
                          fused, semantic: {similarity, contextual, part} | null,
+                         stages: [{stage, part, signal, parts}],
                          terms: [{term, queryWord, kind, idf, contribution, fields}],
                          missing: [{term, queryWord, idf}], text, matches, above}
   -h, --help             show this help`
@@ -51,14 +53,9 @@ export async function run({ values, positionals }) {
   }
 
   const lines = wrap(headline(explained, query, ranking.length), WIDTH)
-  const { semantic } = explained
-  if (semantic !== null && explained.rank !== null) {
-    const similarity = semantic.contextual === null
-      ? `its similarity to the query is ${semantic.similarity.toFixed(3)}`
-      : `its similarity to the query is ${semantic.similarity.toFixed(3)} by its words and ${semantic.contextual.toFixed(3)} as a sentence`
-    lines.push('', ...wrap(`Meaning: ${similarity}, which adds ${score(semantic.part)} to the score; the matched words add the rest, ${score(Math.max(0, explained.score - semantic.part))}.`, WIDTH))
-  } else if (index.ranking === 'lexical') {
-    lines.push('', ...wrap('Ranked by words alone (the semantic model is not in use).', WIDTH))
+  if (index.ranking === 'lexical') lines.push('', ...wrap('Ranked by words alone (the semantic model is not in use).', WIDTH))
+  if (explained.stages.length > 0) {
+    lines.push('', 'Its score by ranking stage:', ...table(stageRows(explained.stages, explained.fused), { right: [1] }).map(line => `  ${line}`))
   }
   if (explained.fused) lines.push(...wrap('The query reads as several requests: its score fuses their rankings; the term shares below are those of the whole query.', WIDTH))
   if (explained.terms.length > 0) {
@@ -78,6 +75,24 @@ export async function run({ values, positionals }) {
   }
   lines.push('', 'Indexed text:', ...wrap(explained.text, WIDTH, '  '))
   return { stdout: lines.join('\n'), code: 0 }
+}
+
+/** What each stage's signal is, as the table names it. */
+const SIGNALS = { lexical: 'BM25F', table: 'similarity', transformer: 'cosine' }
+
+/**
+ * One row per stage, its parts indented under it: name, part of the score, and its own signal.
+ * @param {import('../../index.js').StageExplanation[]} stages
+ * @param {boolean} fused the lexical signal is a fusion of rankings, not a BM25F score
+ * @param {string} indent
+ * @returns {string[][]}
+ */
+function stageRows(stages, fused, indent = '') {
+  return stages.flatMap(({ stage, part, signal, parts }) => {
+    const label = stage === 'lexical' && fused ? 'fused ranks' : SIGNALS[/** @type {keyof typeof SIGNALS} */ (stage)]
+    const own = signal === null || label === undefined ? '' : `(${label} ${signal.toFixed(3)})`
+    return [[`${indent}${stage}`, score(part), own], ...stageRows(parts, fused, `${indent}  `)]
+  })
 }
 
 /**
