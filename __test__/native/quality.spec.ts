@@ -1,6 +1,7 @@
 // Retrieval quality guards over every labelled set `pnpm eval` ranks (bench/data/README.md), for
 // both rankings: every tool found first by its exact name; on BFCL, Recall@5 no lower than the
-// seed ranking's; outside BFCL, the default (hybrid) ranking no worse than BM25F alone.
+// seed ranking's; outside BFCL, the default (hybrid) ranking no worse than BM25F alone. The
+// bilingual set's two languages are reported apart, pair by pair in the same parts.
 // `pnpm eval` prints the full figures.
 import { describe, expect, it } from 'vitest'
 import { runEval } from '../../bench/eval.mjs'
@@ -21,7 +22,7 @@ function part(id: string, ranking: Ranking, name: 'all' | 'dev' | 'held') {
 }
 
 describe('the labelled sets', () => {
-  it('are all there, whole: six sources and their union', () => {
+  it('are all there, whole: six sources, their union and the bilingual set in each language', () => {
     expect(sets.map(({ id, tools, lexical }) => [id, tools, lexical.all.requests])).toEqual([
       ['bfcl', 1437, 1150],
       ['bfcl-live', 528, 1350],
@@ -30,6 +31,8 @@ describe('the labelled sets', () => {
       ['tau2-banking', 57, 54],
       ['agentdojo', 69, 97],
       ['union', 1725, 155 + 78 + 54 + 97],
+      ['bilingual-en', 305, 195],
+      ['bilingual-zh', 305, 195],
     ])
   })
 
@@ -37,6 +40,13 @@ describe('the labelled sets', () => {
     const union = part('union', 'lexical', 'held').requests
     const held = ['tau2-bench', 'tooltalk', 'tau2-banking'].reduce((sum, id) => sum + part(id, 'lexical', 'held').requests, 0)
     expect(union).toBe(held + part('agentdojo', 'lexical', 'all').requests)
+  })
+
+  it('split the bilingual set by pair: each part holds the same requests in both languages', () => {
+    for (const name of ['dev', 'held'] as const) {
+      expect(part('bilingual-zh', 'lexical', name).requests).toBe(part('bilingual-en', 'lexical', name).requests)
+    }
+    expect(part('bilingual-en', 'lexical', 'held').requests).toBe(55)
   })
 })
 

@@ -8,6 +8,21 @@ const signed3 = (/** @type {number} */ n) => `${n > 0 ? '+' : n < 0 ? '-' : '±'
 
 const ABOUT = { lexical: 'BM25F alone', hybrid: 'BM25F fused with the semantic model' }
 
+/**
+ * What the bilingual rows are, with their counts from the recorded figures (nothing when the
+ * figures have no bilingual set).
+ * @param {import('../lib/eval-figures.mjs').SetFigures[]} sets
+ */
+function bilingualSentence(sets) {
+  const english = sets.find((set) => set.id === 'bilingual-en')
+  const chinese = sets.find((set) => set.id === 'bilingual-zh')
+  if (english === undefined || chinese === undefined) return ''
+  return `The bilingual set is this project's own ([bench/data/bilingual](bench/data/bilingual/README.md)): ${int(english.lexical.all.requests)} `
+    + 'requests written by hand, each in English and in Chinese, ranked over one catalog of DSH\'s tools, five MCP servers\' '
+    + `(two of them described in Chinese) and the four non-BFCL sources' (${int(english.tools)} tools); its English and Chinese halves `
+    + 'are reported apart, and the two languages of a request always fall in the same part. '
+}
+
 /** @param {import('../lib/eval-figures.mjs').EvalResults} quality @returns {string[]} Markdown lines */
 export function evalLines({ defaultRanking, sets }) {
   const other = RANKINGS.find((ranking) => ranking !== defaultRanking)
@@ -15,13 +30,15 @@ export function evalLines({ defaultRanking, sets }) {
   const lines = [
     '## Retrieval quality (`pnpm eval`)',
     '',
-    'Real requests with labelled answers from six public sources, each searched over its own catalog '
+    'Real requests with labelled answers from six public sources and our own bilingual set, each searched over its own catalog '
       + '([bench/data](../bench/data/README.md) says where each comes from, its licence and how it is rebuilt), and the union: '
       + 'the requests of the four non-BFCL sources over one catalog of their tools among BFCL\'s, DSH\'s own and three '
       + `MCP servers' (${int(sets.find((set) => set.id === 'union')?.tools ?? 0)} tools). `
       + '**dev** is the part ranking choices may be tuned on; **held** is a fixed 30% of requests (a hash of the request id) '
       + 'no ranking choice looks at; **all** is a source kept whole: BFCL live checks the BFCL dev set, AgentDojo is the '
-      + 'source held out entirely (in the union its requests count as held). None of these sets trains the semantic model. '
+      + 'source held out entirely (in the union its requests count as held). '
+      + bilingualSentence(sets)
+      + 'None of these sets trains the semantic model. '
       + 'R@k is the share of a request\'s relevant tools in the first k results, NDCG@10 has binary gain; exact name is '
       + 'Recall@1 of every catalog tool searched by its own name.',
     '',
