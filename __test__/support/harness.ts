@@ -79,6 +79,9 @@ type CodeRuntimePlugin = typeof WorkerThreadCodeRuntime | (new (ctx: Context) =>
 
 const MODEL = { provider: 'mock', model: 'mock' } as const
 
+/** The row config a test of native loading pins (the shipped default is `stable`). */
+export const NATIVE = { loading: 'native' } as const
+
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const ctx = new Context()
   const model = new ScriptedModel()
