@@ -160,5 +160,7 @@ function canonicalPayload(value: ToolSearchPayload): ToolSearchPayload {
 export function payloadContent(value: ToolSearchPayload): ContentBlock[] {
   const selection: ContentBlock = { type: 'text', text: JSON.stringify(canonicalPayload(value)) }
   const definitions = value.definitions === undefined || value.definitions.tools.length === 0 ? '' : renderDefinitions(value.definitions)
-  return definitions === '' ? [selection] : [selection, { type: 'text', text: definitions }]
+  // Adapters that flatten a result's text blocks (DSH's DeepSeek adapter joins them as they are)
+  // still show the definitions apart from the JSON.
+  return definitions === '' ? [selection] : [selection, { type: 'text', text: `\n\n${definitions}` }]
 }
