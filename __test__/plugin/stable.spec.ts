@@ -122,8 +122,8 @@ describe('prefetch under stable loading', () => {
     expect(messages[definitions]).toMatchObject({ role: 'user', source: { kind: 'plugin', plugin: 'dsh-tool-search' } })
     expect(h.log.calls).toEqual([{ name: WEATHER, args: { city: 'Paris' } }])
 
-    // The next message prefetches nothing new, so no definitions follow it.
-    await h.run(agent, 'thanks', reply('bye'))
+    // Asking again prefetches nothing the Agent has already found, so no definitions follow.
+    await h.run(agent, 'And the weather forecast for Paris next week?', reply('bye'))
     expect(JSON.stringify(h.model.requests.at(-1)?.messages.at(-1))).not.toContain('Definitions of the found tools')
   })
 })

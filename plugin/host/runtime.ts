@@ -21,7 +21,7 @@ import type { AgentState } from '../selection/agent-state.ts'
 import { prefetchFor } from '../selection/prefetch.ts'
 import { AttachedAgents } from './agents.ts'
 import { StableLoading } from './loading.ts'
-import type { NativeLoad } from './native.ts'
+import { coreTakesName, type NativeLoad } from './native.ts'
 import { OnceLog, message, report } from './report.ts'
 import type { LiveSettings } from './settings.ts'
 import type { ToolSearchView } from './view.ts'
@@ -188,7 +188,11 @@ export class ToolSearchRuntime {
     const count = this.settings.current.prefetch
     if (count === 0 || this.unavailable !== undefined) return
     if (!state.deferral.defers(state.turn, this.settings.current, this.catalogs.registeredFor(agent, state), this.policy)) return
-    const names = prefetchFor(claimed, count, agent.session, this.scopeFor(agent, state))
+    const scope = this.scopeFor(agent, state)
+    // Under stable loading found tools stay searchable (their definitions may have been compacted
+    // away), but a prefetch nobody asked for does not send a definition the Agent already has.
+    const found = this.loading.active ? [...state.selected].filter(coreTakesName) : []
+    const names = prefetchFor(claimed, count, agent.session, found.length === 0 ? scope : { ...scope, exclude: [...scope.exclude, ...found] })
     state.select(names, 'prefetch')
     if (this.loading.active) state.prefetchedDefinitions.push(...names)
   }
