@@ -4,9 +4,11 @@
 // Installs DSH 0.1.0-rc.8 with pnpm, packs this plugin and the fixture plugin
 // (e2e/fixture-plugin: everyday tools that should be deferred), adds both to
 // the headless profile of a fresh DSH_HOME, and drives `dsh --profile
-// headless` against a scripted model on 127.0.0.1, in native and Code Mode,
-// and once more in native mode with `defer: auto` in settings.yaml (the five
-// fixture tools are below its threshold: every one offered, no tool_search).
+// headless` against a scripted model on 127.0.0.1, in native and Code Mode
+// with `loading: native` and with `loading: stable` (two searches and two
+// found-tool calls, every request carrying the same tools bytes), and once
+// more in native mode with `defer: auto` in settings.yaml (the five fixture
+// tools are below its threshold: every one offered, no tool_search).
 // Prints a JSON report and exits 1 if any check fails.
 //
 //   pnpm run e2e:profile [--baseline] [--mode native|code|both] [--tarball <tgz>]
@@ -35,6 +37,7 @@ import { PROFILE, importFromProfile, installIntoProfile, nativeInstall, pack, pa
 import { Checks, summarizeRequests } from './lib/report.mjs'
 import { MCP_SERVER, catalogScenarios, mcpPatch } from './lib/catalog-scenarios.mjs'
 import { TARGET, scenario } from './lib/scenarios.mjs'
+import { ASKED, STABLE_SETTINGS, stableScenario } from './lib/stable-scenarios.mjs'
 import { readSession, sessionFiles } from './lib/session-log.mjs'
 import { fixtureTools } from './fixture-plugin/tools.js'
 
@@ -123,6 +126,12 @@ async function main() {
     log(`running ${mode} mode`)
     record(await runMode(mode, deps))
   }
+  if (plugin) {
+    for (const mode of modes) {
+      log(`running ${mode} mode with loading: stable`)
+      record(await runMode(mode, deps, { name: `${mode}-stable`, stable: true }))
+    }
+  }
   if (plugin && modes.includes('native')) {
     log('running native mode with defer: auto')
     record(await runMode('native', deps, { name: 'native-auto', defer: 'auto' }))
@@ -156,19 +165,27 @@ function logRun(result) {
 
 /**
  * One fresh DSH_HOME, one dsh run against the scripted model, and its checks.
- * @param {{name?: string, defer?: 'auto'}} [options] - `name` names the run's folders and
- *   artifacts (default: the mode); `defer` is written to settings.yaml as the plugin's setting.
+ * @param {{name?: string, defer?: 'auto', stable?: boolean}} [options] - `name` names the run's
+ *   folders and artifacts (default: the mode); `defer` is written to settings.yaml as the
+ *   plugin's setting; `stable` runs the stable-loading scenario under `loading: stable`, the
+ *   others pin `loading: native`.
  */
-async function runMode(mode, deps, { name = mode, defer } = {}) {
+async function runMode(mode, deps, { name = mode, defer, stable = false } = {}) {
   const started = performance.now()
   const env = freshHome(name)
   const checks = new Checks()
   const installed = await installPlugins(name, env, deps, checks)
   // The user's settings document, as the web card or a hand edit writes it.
-  if (defer) writeFileSync(join(env.DSH_HOME, 'settings.yaml'), `tool-search:\n  defer: ${defer}\n`)
-  const run = await driveDsh(name, mode, env, deps, scenario({ mode, withPlugin: Boolean(deps.plugin), defer }), checks)
-  const title = defer ? `${mode} mode, defer: ${defer}` : `${mode} mode`
+  if (deps.plugin) writeFileSync(join(env.DSH_HOME, 'settings.yaml'), stable ? STABLE_SETTINGS : nativeSettings(defer ? `  defer: ${defer}\n` : ''))
+  const chosen = stable ? { ...stableScenario(mode), env: { DSH_E2E_FIXTURE_ASK: ASKED } } : scenario({ mode, withPlugin: Boolean(deps.plugin), defer })
+  const run = await driveDsh(name, mode, env, deps, chosen, checks)
+  const title = stable ? `${mode} mode, loading: stable` : defer ? `${mode} mode, defer: ${defer}` : `${mode} mode`
   return runEntry({ name, mode, title, started, installed, run, checks })
+}
+
+/** settings.yaml for the runs written for native loading (the plugin's default is stable), with more lines of the section. */
+function nativeSettings(more = '') {
+  return `tool-search:\n  loading: native\n${more}`
 }
 
 /**
@@ -194,8 +211,7 @@ async function catalogRuns(mode, deps) {
     const name = `${entry.name}-${mode}`
     // The profile's own checks go with the first run made in it.
     const runChecks = index === 0 ? checks : new Checks()
-    if (entry.settings === '') rmSync(settings, { force: true })
-    else writeFileSync(settings, entry.settings)
+    writeFileSync(settings, entry.settings)
     const run = await driveDsh(name, mode, env, { ...deps, hmrPatch: patch }, entry, runChecks)
     entries.push(runEntry({ name, mode, title: `${mode} mode, ${entry.name}`, started, installed, run, checks: runChecks }))
   }
@@ -237,6 +253,7 @@ async function runWithoutBinary(deps) {
   })
   const added = await installIntoProfile(dsh, env, [{ tarball: plugin.native.tarball ?? spec }])
   after.add(`${nativeName} is installed in the profile now`, nativeInstall(env, plugin.name, nativeName).installed)
+  writeFileSync(join(env.DSH_HOME, 'settings.yaml'), nativeSettings())
   const searched = await driveDsh(`${name}-added`, 'native', env, deps, scenario({ mode: 'native', withPlugin: true }), after)
   entries.push(runEntry({ name: `${name}-added`, mode: 'native', title: 'native mode, after installing the platform package as the message says', started, installed: added, run: searched, checks: after }))
   return entries
@@ -253,11 +270,12 @@ function freshHome(name) {
  * One dsh run in `env`'s home against the scripted model, and the scenario's
  * checks of it. Returns what was observed and the sessions this run added.
  */
-async function driveDsh(name, mode, env, { dsh, hmrPatch }, { model, check }, checks) {
+async function driveDsh(name, mode, env, { dsh, hmrPatch }, { model, check, env: extra = {} }, checks) {
   const workdir = join(root, `work-${name}`)
   mkdirSync(workdir, { recursive: true })
   const nonce = `nonce-${randomUUID()}`
   const fixtureLog = join(root, `fixture-calls-${name}.jsonl`)
+  const hookLog = join(root, `fixture-hooks-${name}.jsonl`)
   const before = new Set(sessionFiles(env.DSH_HOME))
   const server = await startModelServer(model)
   let dshRun
@@ -272,6 +290,8 @@ async function driveDsh(name, mode, env, { dsh, hmrPatch }, { model, check }, ch
         DEEPSEEK_API_KEY: 'scripted-model-needs-no-key',
         DSH_E2E_FIXTURE_LOG: fixtureLog,
         DSH_E2E_FIXTURE_NONCE: nonce,
+        DSH_E2E_FIXTURE_HOOKS: hookLog,
+        ...extra,
       },
     })
   } finally {
@@ -284,7 +304,8 @@ async function driveDsh(name, mode, env, { dsh, hmrPatch }, { model, check }, ch
     requests: server.agentRequests,
     failures: server.failures,
     nonce,
-    fixtureCalls: existsSync(fixtureLog) ? readFileSync(fixtureLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [],
+    fixtureCalls: jsonLines(fixtureLog),
+    hooks: jsonLines(hookLog),
     session: sessions.flatMap(readSession),
   }
   try {
@@ -294,6 +315,11 @@ async function driveDsh(name, mode, env, { dsh, hmrPatch }, { model, check }, ch
     checks.add('the checks evaluated without error', false, { observed: error.stack })
   }
   return { observed, server, sessions }
+}
+
+/** The JSON lines a fixture wrote to `file`, or none. */
+function jsonLines(file) {
+  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : []
 }
 
 /** A run's report entry; its recorded requests and sessions go to the artifacts. */

@@ -8,8 +8,8 @@
 // `dsh web` on an OS-assigned loopback port, and drives Debian's Chromium with playwright-core:
 // dismiss the first-run dialogs, open Settings > Plugins, find the Tool Search card, give
 // web_search a policy (one list), move it to the other list (one write of both lists), change the
-// result count, reload, and find all of it again, on the page, in the catalog route and in
-// settings.yaml. Then the same plugin in a second fresh DSH_HOME installed without its platform
+// result count and the loading mode (stable by default, with call_tool listed; native lets it
+// go), reload, and find all of it again, on the page, in the catalog route and in settings.yaml. Then the same plugin in a second fresh DSH_HOME installed without its platform
 // package (pnpm --no-optional): `dsh web` must still start, and the route, the card and dsh's
 // standard error must say that tool_search is off and name the package to install.
 // Screenshots and a JSON summary go to the artifacts folder; the summary is also printed. Exits 1
@@ -185,6 +185,13 @@ async function main() {
   const defer = page.getByRole('combobox', { name: 'Defer tools' })
   await defer.selectOption('auto')
   check('settings.yaml has defer: auto', await waitFor(() => storedSection(home)?.defer === 'auto'), storedSection(home))
+  const loading = page.getByRole('combobox', { name: 'Loading found tools' })
+  check('found tools load stable by default, through call_tool, which the route lists as always offered',
+    await loading.inputValue() === 'stable' && catalog.tools.find((row) => row.name === 'call_tool')?.policy === 'search',
+  { loading: await loading.inputValue(), callTool: catalog.tools.find((row) => row.name === 'call_tool') })
+  await loading.selectOption('native')
+  check('settings.yaml has loading: native', await waitFor(() => storedSection(home)?.loading === 'native'), storedSection(home))
+  check('the running plugin lets call_tool go under native loading', await waitFor(async () => !(await getCatalog(server.url)).tools.some((row) => row.name === 'call_tool')))
   const kept = page.getByRole('textbox', { name: 'Most tools kept per agent' })
   await kept.fill('1001')
   check('a limit of 1001 tools is refused on the page', await kept.getAttribute('aria-invalid') === 'true')
@@ -201,11 +208,12 @@ async function main() {
   check('after a reload the card is found again', await openCard(page, { settings: 'Settings', plugins: 'Plugins', title: 'Tool Search' }))
   await rows.first().waitFor()
   check('after a reload the result count is 7', await count.inputValue() === '7')
-  check('after a reload deferral is automatic and at most 3 tools are kept', await defer.inputValue() === 'auto' && await kept.inputValue() === '3')
+  check('after a reload deferral is automatic, loading native and at most 3 tools are kept',
+    await defer.inputValue() === 'auto' && await loading.inputValue() === 'native' && await kept.inputValue() === '3')
   check(`after a reload ${TOOL} is blocked and its policy control says "Never search"`,
     await rowPolicy(page, TOOL) === 'never' && await page.getByRole('combobox', { name: `Policy for ${TOOL}` }).inputValue() === 'never')
   check(`after a reload the Never search list shows ${TOOL}`, await page.getByRole('list', { name: 'Never search' }).getByText(TOOL, { exact: true }).isVisible())
-  check('settings.yaml holds exactly what was set', sameJson(storedSection(home), { alwaysVisible: [], neverSearch: [TOOL], defaultLimit: 7, defer: 'auto', maxSelected: 3 }), storedSection(home))
+  check('settings.yaml holds exactly what was set', sameJson(storedSection(home), { alwaysVisible: [], neverSearch: [TOOL], defaultLimit: 7, defer: 'auto', loading: 'native', maxSelected: 3 }), storedSection(home))
   phase('reload')
 
   // A filter keeps the table short enough to fit beside the rest of the card in one picture.

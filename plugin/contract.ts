@@ -11,6 +11,24 @@
 export const TOOL_SEARCH_NAME = 'tool_search'
 
 /**
+ * The tool that runs a found tool under `loading: stable`, where found tools never join the
+ * request's `tools`. Registered only in that mode, and offered with `tool_search`.
+ */
+export const CALL_TOOL_NAME = 'call_tool'
+
+/**
+ * The `loading` a new install runs. `stable` keeps the request's tools (and with them DeepSeek's
+ * cached prompt prefix) unchanged by searches; change this one line to ship `native` instead.
+ */
+export const DEFAULT_LOADING = 'stable'
+
+/**
+ * Longest `arguments` `call_tool` passes on, in characters of their JSON: far above any real tool
+ * call, low enough that a runaway payload is refused before it reaches a tool.
+ */
+export const MAX_CALL_ARGUMENTS_CHARS = 1_000_000
+
+/**
  * The package that carries the semantic model hybrid ranking embeds with: an optional dependency
  * beside the platform packages, resolved by the addon's entry (index.js).
  */
@@ -91,12 +109,28 @@ export interface CatalogRow {
 /** Most Agents one catalog response lists by name (`agentSelections`). */
 export const CATALOG_MAX_AGENTS = 50
 
+/** Most found tool names one Agent's entry lists (`found`); `selected` counts them all. */
+export const CATALOG_MAX_FOUND = 20
+
 /** One live Agent's selection (unnamed: the route never carries session ids). */
 export interface AgentSelection {
   /** Tools its searches and prefetches selected. */
   readonly selected: number
   /** Of those, the ones a prefetch selected. */
   readonly prefetched: number
+  /** How its found tools load: `native` (in the request's tools) or `stable` (through call_tool). */
+  readonly loading?: 'native' | 'stable'
+  /** The first {@link CATALOG_MAX_FOUND} names it found, sorted by {@link compareNames}. */
+  readonly found?: readonly string[]
+  /** Its last request's offered schemas (and Code Mode SDK), in estimated tokens. */
+  readonly offeredTokens?: number
+  /** What offering every registered tool would weigh instead, in estimated tokens. */
+  readonly allTokens?: number
+  /**
+   * How often its offered tools changed after its first request: each change ends the cached
+   * prompt prefix and bills the conversation again uncached.
+   */
+  readonly cacheBreaks?: number
 }
 
 /** The response body of a successful catalog request. */
@@ -213,6 +247,17 @@ export const SETTINGS = {
     min: 0,
     max: 1000,
     description: 'The most tools one agent keeps selected; past it the least recently used leave at the next user message. 0: no limit.',
+  },
+  /**
+   * How found tools become callable: `native` adds their schemas to the request's `tools`;
+   * `stable` returns their definitions in the search result and runs them through `call_tool`,
+   * so the tools (and the cached prompt prefix) stay the same for an Agent's life.
+   */
+  loading: {
+    kind: 'choice',
+    default: DEFAULT_LOADING,
+    choices: ['native', 'stable'],
+    description: 'native: a found tool\'s schema joins the request\'s tools from the next step (each search that loads tools ends the cached prompt prefix). stable: the request\'s tools never change; tool_search returns the found tools\' definitions and the model runs them with call_tool.',
   },
   /** Exact tool names offered on every request even though they are not core tools. */
   alwaysVisible: {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { fixtureTool } from '../support/fixtures.ts'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedResult } from '../support/session.ts'
 
@@ -11,7 +11,7 @@ const TRANSLATE = { name: 'mcp__deepl__translate', description: 'Translate text 
 
 describe('the search catalog', () => {
   it('follows registry changes: a tool registered later is found, an unregistered one is not', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'translate', toolCall('c1', 'tool_search', { query: 'translate text' }), reply('none'))
     expect(foundNames(loggedResult(agent, 'c1'))).not.toContain(TRANSLATE.name)
@@ -28,7 +28,7 @@ describe('the search catalog', () => {
   })
 
   it('searches the tools of the Agent\'s own scope', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent: a } = await harness.agent('a', {
       setup: (agentCtx) => { agentCtx.tools.register(fixtureTool(TRANSLATE)) },
     })
@@ -40,7 +40,7 @@ describe('the search catalog', () => {
   })
 
   it('leaves out a tool whose schema cannot be serialized, with a warning, and keeps the rest searchable', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const broken = fixtureTool({ name: 'mcp__broken__tool', description: 'Forecast tool with a broken schema.' })
     // A BigInt survives DSH's structuredClone of the assembly but not JSON.
     harness.ctx.tools.register({ ...broken, parameters: { type: 'object', properties: { n: { default: 10n } } } as never })

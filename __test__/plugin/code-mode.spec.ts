@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { CodeRuntime, type CodeRunResult } from '@deepseek-ai/dsh-code-runtime'
 import { renderOfferedSdk } from '../../plugin/offer/sdk.ts'
 import { DEFERRED_NAMES } from '../support/fixtures.ts'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedDispatch, loggedResult } from '../support/session.ts'
 
@@ -25,7 +25,7 @@ function sdkTools(system: string): string[] {
 
 describe('Code Mode (`code`): only run_code is native, tools live in the SDK section', () => {
   it('declares only offered tools in the SDK, and a search made inside run_code commits and shows up', async () => {
-    harness = await createHarness({ mode: 'code' })
+    harness = await createHarness({ plugin: NATIVE, mode: 'code' })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'weather in Paris?',
       runCode('c1', 'const found = await tools.tool_search({ query: "weather forecast" }); return found.tools.map(t => t.name)'),
@@ -44,7 +44,7 @@ describe('Code Mode (`code`): only run_code is native, tools live in the SDK sec
   })
 
   it('renders exactly DSH\'s own SDK text when nothing is hidden', async () => {
-    harness = await createHarness({ mode: 'code', plugin: { alwaysVisible: DEFERRED_NAMES } })
+    harness = await createHarness({ mode: 'code', plugin: { ...NATIVE, alwaysVisible: DEFERRED_NAMES } })
     let original: string | undefined
     const { agent } = await harness.agent('a', {
       // An inner (non-prepended) listener sees the assembly DSH built, before the plugin filters it.
@@ -62,7 +62,7 @@ describe('Code Mode (`code`): only run_code is native, tools live in the SDK sec
   })
 
   it('rebuilds the selection from run_code sub-calls when a fork attaches', async () => {
-    harness = await createHarness({ mode: 'code' })
+    harness = await createHarness({ plugin: NATIVE, mode: 'code' })
     const { agent: parent } = await harness.agent('parent')
     await harness.run(parent, 'weather?',
       runCode('c1', 'return (await tools.tool_search({ query: "weather forecast" })).tools.length'),
@@ -77,7 +77,7 @@ describe('Code Mode (`code`): only run_code is native, tools live in the SDK sec
   })
 
   it('commits a successful sub-call search even when the program fails afterwards, as replay does', async () => {
-    harness = await createHarness({ mode: 'code' })
+    harness = await createHarness({ plugin: NATIVE, mode: 'code' })
     const { agent: parent } = await harness.agent('parent')
     await harness.run(parent, 'weather?',
       runCode('c1', 'await tools.tool_search({ query: "weather forecast" }); throw new Error("program bug")'),
@@ -96,7 +96,7 @@ describe('Code Mode (`code`): only run_code is native, tools live in the SDK sec
   })
 
   it('a failed search inside run_code commits nothing', async () => {
-    harness = await createHarness({ mode: 'code' })
+    harness = await createHarness({ plugin: NATIVE, mode: 'code' })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'weather?',
       runCode('c1', 'try { await tools.tool_search({ query: "weather", limit: 50 }) } catch (e) { return String(e) }'),
@@ -108,7 +108,7 @@ describe('Code Mode (`code`): only run_code is native, tools live in the SDK sec
 
 describe('`both`: native schemas and the SDK are filtered alike', () => {
   it('offers the same tools natively and in the SDK, before and after a native search', async () => {
-    harness = await createHarness({ mode: 'both' })
+    harness = await createHarness({ plugin: NATIVE, mode: 'both' })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast' }), reply('ok'))
 
@@ -136,7 +136,7 @@ class DeclarationOnlyPythonRuntime extends CodeRuntime {
 
 describe('a Python code runtime', () => {
   it('gets the filtered SDK rendered by DSH\'s Python renderer', async () => {
-    harness = await createHarness({ mode: 'code', codeRuntime: DeclarationOnlyPythonRuntime })
+    harness = await createHarness({ plugin: NATIVE, mode: 'code', codeRuntime: DeclarationOnlyPythonRuntime })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'hi', reply('ok'))
     const system = harness.model.system()
@@ -151,7 +151,7 @@ describe('a code runtime language the plugin has no renderer for', () => {
   // DSH 0.1.x itself rejects such a runtime before the plugin sees the assembly; a later DSH that
   // adds a language must not get the unfiltered SDK from this plugin either.
   it('fails the assembly with a clear error instead of leaking the SDK', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a')
     expect(() => renderOfferedSdk(harness.ctx, agent, ['bash'], 'lua'))
       .toThrow('dsh-tool-search: cannot filter the tools:sdk prompt section for code runtime language "lua" (known: typescript, python)')

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Config } from '../../plugin/host/config.ts'
 import { estimateToolTokens } from '../../plugin/offer/token-estimate.ts'
 import { CORE_NAMES, DEFERRED_NAMES, fixtureTool } from '../support/fixtures.ts'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { changeSettings } from '../support/settings.ts'
 
@@ -33,7 +33,7 @@ function defers(names: readonly string[]): boolean {
 
 describe('defer: auto', () => {
   it('offers every tool and not tool_search while the deferred schemas do not exceed the threshold, and defers above it', async () => {
-    harness = await createHarness({ settings: true })
+    harness = await createHarness({ plugin: NATIVE, settings: true })
     const h = harness
     const size = deferredSize(h)
     expect(size).toBeGreaterThan(0)
@@ -48,7 +48,7 @@ describe('defer: auto', () => {
   })
 
   it('counts the registry again when it changes, and switches only when the next user message starts a turn', async () => {
-    harness = await createHarness({ settings: true })
+    harness = await createHarness({ plugin: NATIVE, settings: true })
     const h = harness
     await changeSettings(h, { defer: 'auto', autoMinTokens: deferredSize(h) })
     const { agent } = await h.agent('a')
@@ -73,7 +73,7 @@ describe('defer: auto', () => {
   })
 
   it('applies a settings change within a turn from the next user message on, both ways', async () => {
-    harness = await createHarness({ settings: true })
+    harness = await createHarness({ plugin: NATIVE, settings: true })
     const h = harness
     const size = deferredSize(h)
     let next: Partial<Config> = {}
@@ -104,14 +104,14 @@ describe('defer: auto', () => {
   })
 
   it('prefetches by the turn\'s own decision: nothing while every tool is offered, and from the turn deferral starts', async () => {
-    harness = await createHarness({ settings: true })
+    harness = await createHarness({ plugin: NATIVE, settings: true })
     const h = harness
     const size = deferredSize(h)
     await changeSettings(h, { defer: 'auto', autoMinTokens: size, prefetch: 1 })
     const { agent } = await h.agent('a')
     await h.run(agent, 'what is the weather forecast in Paris?', reply('ok'))
     expect(offersEverything(h.model.toolNames())).toBe(true)
-    expect(h.ctx.toolSearch.agents()).toEqual([{ id: 'a', selected: 0, prefetched: 0 }])
+    expect(h.ctx.toolSearch.agents()).toMatchObject([{ id: 'a', selected: 0, prefetched: 0 }])
 
     await changeSettings(h, { defer: 'auto', autoMinTokens: size - 1, prefetch: 1 })
     await h.run(agent, 'send an email to Bob', reply('ok'))
@@ -121,7 +121,7 @@ describe('defer: auto', () => {
   })
 
   it('keeps the neverSearch names hidden while every other tool is offered', async () => {
-    harness = await createHarness({ plugin: { defer: 'auto', autoMinTokens: 1_000_000, neverSearch: ['web_search'] } })
+    harness = await createHarness({ plugin: { ...NATIVE, defer: 'auto', autoMinTokens: 1_000_000, neverSearch: ['web_search'] } })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'hi', reply('ok'))
     const names = harness.model.toolNames()
@@ -131,7 +131,7 @@ describe('defer: auto', () => {
   })
 
   it('declares every tool but tool_search in the Code Mode SDK while nothing is deferred', async () => {
-    harness = await createHarness({ mode: 'code', plugin: { defer: 'auto', autoMinTokens: 1_000_000 } })
+    harness = await createHarness({ mode: 'code', plugin: { ...NATIVE, defer: 'auto', autoMinTokens: 1_000_000 } })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'hi', reply('ok'))
     const system = harness.model.system()
@@ -142,7 +142,7 @@ describe('defer: auto', () => {
 
 describe('defer: always', () => {
   it('defers whatever the size of the deferred schemas (the default)', async () => {
-    harness = await createHarness({ plugin: { autoMinTokens: 1_000_000 } })
+    harness = await createHarness({ plugin: { ...NATIVE, autoMinTokens: 1_000_000 } })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'hi', reply('ok'))
     expect(defers(harness.model.toolNames())).toBe(true)

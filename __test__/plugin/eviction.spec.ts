@@ -11,7 +11,7 @@ import * as ToolsInvariant from '@deepseek-ai/dsh-tools/invariant'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Config } from '../../plugin/host/config.ts'
 import { DEFERRED_NAMES } from '../support/fixtures.ts'
-import { createHarness, tempDir, type Harness } from '../support/harness.ts'
+import { createHarness, tempDir, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { changeSettings } from '../support/settings.ts'
 
@@ -27,7 +27,7 @@ afterEach(async () => {
 })
 
 async function harnessWith(plugin: Partial<Config>, persistenceRoot?: string): Promise<Harness> {
-  const harness = await createHarness({ plugin, settings: true, ...(persistenceRoot === undefined ? {} : { persistenceRoot }) })
+  const harness = await createHarness({ plugin: { ...NATIVE, ...plugin }, settings: true, ...(persistenceRoot === undefined ? {} : { persistenceRoot }) })
   teardown.push(() => harness.close())
   await harness.ctx.plugin(InvariantRegistry, { enabled: true })
   for (const companion of [SessionInvariant, AgentInvariant, AgentLoopInvariant, ToolsInvariant]) await harness.ctx.plugin(companion)

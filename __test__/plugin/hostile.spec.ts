@@ -11,7 +11,7 @@ import type { ToolDefinition } from '@deepseek-ai/dsh-tools'
 import * as ToolSearch from '../../plugin/index.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
 import { fixtureTool } from '../support/fixtures.ts'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall, toolCalls } from '../support/scripted-model.ts'
 import { foundNames, loggedDispatch, loggedResult } from '../support/session.ts'
 
@@ -38,7 +38,7 @@ function nested(levels: number): Record<string, unknown> {
 
 describe('hostile input through tool_search', () => {
   it('a huge limit is refused like any limit over 20', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'go',
       toolCalls(
@@ -54,7 +54,7 @@ describe('hostile input through tool_search', () => {
   })
 
   it('lone surrogates and control characters in a query are searched, not fatal', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'go',
       toolCalls(
@@ -68,7 +68,7 @@ describe('hostile input through tool_search', () => {
   })
 
   it('a tool name with a lone surrogate is found under U+FFFD and cannot be selected (no model API accepts such a name)', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     harness.ctx.tools.register(fixtureTool({ name: 'mcp__odd__a\uD800b', description: 'Translate text between languages.' }))
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'go', toolCall('c1', 'tool_search', { query: 'translate text' }), reply('ok'))
@@ -77,7 +77,7 @@ describe('hostile input through tool_search', () => {
   })
 
   it('odd raw schemas from other plugins are indexed for what text they hold', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     harness.ctx.tools.register(rawTool('mcp__odd__schema', 'Odd schema tool.', {
       type: 'object',
       properties: { a: { type: 'string', enum: ['alpha-value', 3, null] }, b: { anyOf: [{ type: 'string', description: 'spreadsheet cell' }, { type: 'null' }] }, c: { type: 'array', items: [{ title: 'tuple' }] } },
@@ -89,7 +89,7 @@ describe('hostile input through tool_search', () => {
   })
 
   it('a schema deeper than 32 levels: its first levels are searchable and one warning is logged, however often it is searched', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     harness.ctx.tools.register(rawTool('mcp__deep__recursive', 'Recursive tree type.', nested(40)))
     const { agent: a } = await harness.agent('a')
     const { agent: b } = await harness.agent('b')
@@ -103,7 +103,7 @@ describe('hostile input through tool_search', () => {
   })
 
   it('a huge catalog (1,000 tools with 20 KB descriptions) is searched, and results stay short', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const filler = 'Lorem ipsum dolor sit amet, '.repeat(730)
     for (let i = 0; i < 1000; i += 1) harness.ctx.tools.register(fixtureTool({ name: `mcp__bulk__tool_${i}`, description: `${filler} item ${i}` }))
     harness.ctx.tools.register(fixtureTool({ name: 'mcp__bulk__special', description: `${filler} quarterly revenue report` }))
@@ -117,7 +117,7 @@ describe('hostile input through tool_search', () => {
 
 describe('hostile lengths and types on every path from DSH into the native core', () => {
   it('every tool_search argument: huge strings, odd numbers, arrays and objects where a string or a number goes', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a')
     const invalid = /^Error: invalid arguments: /
     const cases: Record<string, { args: unknown; error: RegExp }> = {
@@ -148,7 +148,7 @@ describe('hostile lengths and types on every path from DSH into the native core'
   })
 
   it('arguments a run_code program passes: each call fails on its own, the program catches it, and runs on', async () => {
-    harness = await createHarness({ mode: 'code' })
+    harness = await createHarness({ plugin: NATIVE, mode: 'code' })
     const { agent } = await harness.agent('a')
     const hostile = ['"weather"', 'undefined', '{ query: "x".repeat(5_000_000) }', '{ query: ["weather"] }', '{ query: "weather", limit: 2 ** 60 }', '{ query: "weather", limit: [1] }', '{ query: { a: 1 } }']
     const program = `const errors = []
@@ -174,7 +174,7 @@ return errors`
 
   it('a registered name longer than the core takes in an exclude list, once found, leaves later searches working', async () => {
     const long = `mcp__odd__${'n'.repeat(2000)}`
-    harness = await createHarness({ plugin: { alwaysVisible: [`mcp__also__${'v'.repeat(5000)}`] } })
+    harness = await createHarness({ plugin: { ...NATIVE, alwaysVisible: [`mcp__also__${'v'.repeat(5000)}`] } })
     harness.ctx.tools.register(fixtureTool({ name: long, description: 'Translate text between languages.' }))
     harness.ctx.tools.register(fixtureTool({ name: `mcp__also__${'v'.repeat(5000)}`, description: 'Always offered, oddly named.' }))
     const { agent } = await harness.agent('a')
@@ -188,7 +188,7 @@ return errors`
   })
 
   it('registry text of hostile sizes and types: a 5 MB description, a 50,000-value enum, non-string descriptions', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     harness.ctx.tools.register(fixtureTool({ name: 'mcp__big__essay', description: `${'filler words '.repeat(400_000)} lighthouse keeper` }))
     harness.ctx.tools.register(rawTool('mcp__big__enum', 'Pick a code.', { type: 'object', properties: { code: { type: 'string', enum: Array.from({ length: 50_000 }, (_, i) => `value${i}`) } } }))
     for (const [i, description] of [42, { text: 'object' }, ['array'], null].entries()) {
@@ -208,7 +208,7 @@ return errors`
   })
 
   it('settings lists of hostile lengths (20,000 names, a megabyte name) become exclusions the core takes', async () => {
-    harness = await createHarness({ settings: true })
+    harness = await createHarness({ plugin: NATIVE, settings: true })
     const many = Array.from({ length: 20_000 }, (_, i) => `mcp__gone__tool_${i}`)
     await harness.ctx.settings.replace(TOOL_SEARCH_SETTINGS_NAMESPACE, { alwaysVisible: [...many, 'm'.repeat(1_000_000), 'web_search'], neverSearch: [...many.slice(0, 5000), 'mcp__postgres__query'] })
     await macrotask()
@@ -220,7 +220,7 @@ return errors`
   })
 
   it('a result another plugin replaced with a huge payload: committed within bounds, and the Agent searches on', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const names = [...Array.from({ length: 50_000 }, (_, i) => `mcp__fake__tool_${i}`), 'x'.repeat(1_000_000), 'mcp__github__create_issue']
     harness.ctx.on('tools/post-execute', async (exec, _result, next) => exec.name === 'tool_search' && exec.callId === 'c1'
       ? { kind: 'accept', value: { schemaVersion: 1, query: 'q'.repeat(1_000_000), tools: names.map(name => ({ name, description: 'd', score: 1 })) } }
@@ -250,7 +250,7 @@ return errors`
     // `append` takes any type; its typed overloads name DSH's own event shapes.
     const session = agent.session as unknown as { append(type: string, data: unknown): void }
     for (const [type, data] of odd) session.append(type, data)
-    await harness.ctx.plugin(ToolSearch, {})
+    await harness.ctx.plugin(ToolSearch, NATIVE)
     await harness.run(agent, 'hi', reply('ok'))
     expect(harness.model.toolNames()).toContain('mcp__mail__send_email')
     expect(harness.model.toolNames()).not.toContain('mcp__weather__forecast')

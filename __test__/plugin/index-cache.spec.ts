@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fixtureTool } from '../support/fixtures.ts'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 
 // Count native index builds: the real ToolIndex, with `fromJson` observed.
@@ -28,7 +28,7 @@ const search = (id: string, query: string) => toolCall(id, 'tool_search', { quer
 
 describe('native index caching', () => {
   it('builds one index for many searches and model calls, shared by Agents with the same catalog', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent: a } = await harness.agent('a')
     await harness.run(a, 'go', search('c1', 'weather'), search('c2', 'github issue'), reply('ok'))
     const { agent: b } = await harness.agent('b')
@@ -38,7 +38,7 @@ describe('native index caching', () => {
   })
 
   it('builds again once after the registry changed, and only when the corpus content changed', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'go', search('c1', 'weather'), reply('ok'))
     // A registry change that leaves the corpus as it was: a tool registered and unregistered again.
@@ -53,7 +53,7 @@ describe('native index caching', () => {
   })
 
   it('passes the catalog as one JSON array without tool_search or neverSearch tools', async () => {
-    harness = await createHarness({ plugin: { neverSearch: ['mcp__postgres__query'] } })
+    harness = await createHarness({ plugin: { ...NATIVE, neverSearch: ['mcp__postgres__query'] } })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'go', search('c1', 'weather'), reply('ok'))
     const catalog = JSON.parse(builds.catalogs[0] ?? '') as { name: string }[]

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Context } from '@deepseek-ai/cordis'
 import * as ToolSearch from '../../plugin/index.ts'
 import { CORE_NAMES, DEFERRED_NAMES } from '../support/fixtures.ts'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 
 const WEATHER = 'mcp__weather__forecast'
@@ -18,7 +18,7 @@ function listenerCounts(ctx: Context): { assemble: number; result: number } {
 
 describe('Agent lifecycle', () => {
   it('adds two listeners per Agent and removes them when the Agent is disposed', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const base = listenerCounts(harness.ctx)
     const a = await harness.agent('a')
     const b = await harness.agent('b')
@@ -31,7 +31,7 @@ describe('Agent lifecycle', () => {
   })
 
   it('forgets a disposed Agent: a new Agent under the same id starts from its own log', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const first = await harness.agent('a')
     await harness.run(first.agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast' }), reply('ok'))
     await first.dispose()
@@ -42,7 +42,7 @@ describe('Agent lifecycle', () => {
 
   it('unloading the plugin removes every listener it added to live Agents; reloading re-attaches them from their logs', async () => {
     harness = await createHarness({ plugin: false })
-    const fiber = harness.ctx.plugin(ToolSearch, {})
+    const fiber = harness.ctx.plugin(ToolSearch, NATIVE)
     await fiber
     const { agent } = await harness.agent('a')
     const attached = listenerCounts(harness.ctx)
@@ -53,7 +53,7 @@ describe('Agent lifecycle', () => {
     await harness.run(agent, 'hi', reply('ok'))
     expect(harness.model.toolNames().sort()).toEqual([...CORE_NAMES, ...DEFERRED_NAMES, 'todo_write'].sort())
 
-    await harness.ctx.plugin(ToolSearch, {})
+    await harness.ctx.plugin(ToolSearch, NATIVE)
     expect(listenerCounts(harness.ctx)).toEqual(attached)
     await harness.run(agent, 'hi', reply('ok'))
     expect(harness.model.toolNames().sort()).toEqual([...CORE_NAMES, 'todo_write', 'tool_search', WEATHER].sort())

@@ -3,19 +3,19 @@
 // its budget however large the catalog.
 import { afterEach, describe, expect, it } from 'vitest'
 import type { GenerateOptions } from '@deepseek-ai/dsh-llm'
-import { DESCRIPTION } from '../../plugin/search/tool.ts'
+import { searchDescription as registeredDescription } from '../../plugin/search/tool.ts'
 import { OUTLINE_BUDGET_TOKENS, renderOutline } from '../../plugin/offer/outline.ts'
 import { estimateTokens } from '../../plugin/offer/token-estimate.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
 import { fixtureTool } from '../support/fixtures.ts'
-import { createHarness, type Harness, type HarnessOptions } from '../support/harness.ts'
+import { createHarness, type Harness, type HarnessOptions, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 
 let harness: Harness
 afterEach(async () => { await harness.close() })
 
 async function started(options: HarnessOptions = {}): Promise<Harness> {
-  harness = await createHarness(options)
+  harness = await createHarness({ plugin: NATIVE, ...options })
   return harness
 }
 
@@ -26,8 +26,9 @@ function searchDescription(request: GenerateOptions | undefined): string {
 /** The outline: what the description adds to the registered text. */
 function outlineOf(request: GenerateOptions | undefined): string {
   const description = searchDescription(request)
-  expect(description.startsWith(DESCRIPTION)).toBe(true)
-  return description.slice(DESCRIPTION.length).trim()
+  const registered = registeredDescription('native')
+  expect(description.startsWith(registered)).toBe(true)
+  return description.slice(registered.length).trim()
 }
 
 describe('the catalog outline in tool_search\'s description', () => {

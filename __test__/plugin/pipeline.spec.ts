@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import ApprovalService from '@deepseek-ai/dsh-user-approval'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { loggedResult } from '../support/session.ts'
 
@@ -12,7 +12,7 @@ afterEach(async () => { await harness.close() })
 
 describe('a deferred tool called by its real name', () => {
   it('runs DSH\'s full pipeline in order: pre-execute, approval, guards, around, body, post-execute, result', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { ctx } = harness
     await ctx.plugin(ApprovalService, { policy: 'ask' })
     const stages: string[] = []
@@ -66,7 +66,7 @@ describe('a deferred tool called by its real name', () => {
   })
 
   it('is still refused by a guard: hiding a tool is not authorization, and neither is finding it', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     harness.ctx.tools.guard(exec => (exec.name === WEATHER ? 'forecasts are disabled here' : undefined))
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'weather?',

@@ -9,7 +9,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { DEFAULT_CORE_TOOLS } from '../../plugin/offer/core-tools.ts'
 import type { Config } from '../../plugin/host/config.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
-import type { Harness, HarnessOptions } from '../support/harness.ts'
+import { NATIVE, type Harness, type HarnessOptions } from '../support/harness.ts'
 import { perTest } from '../support/per-test.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 
@@ -21,7 +21,7 @@ const ASK_MAIL = 'Please send an email to Ana about the report.'
 const scope = perTest()
 
 function harnessWith(plugin: Partial<Config>, options: HarnessOptions = {}): Promise<Harness> {
-  return scope.harness({ ...options, plugin })
+  return scope.harness({ ...options, plugin: { ...NATIVE, ...plugin } })
 }
 
 /** The deferred tools a request offered. */
@@ -95,7 +95,7 @@ describe('prefetch from the user\'s message', () => {
     const { agent } = await harness.agent('a')
     await harness.agent('b')
     await harness.run(agent, ASK_WEATHER, toolCall('c1', 'tool_search', { query: 'send email' }), reply('ok'))
-    expect(harness.ctx.toolSearch.agents()).toEqual([{ id: 'a', selected: 2, prefetched: 1 }, { id: 'b', selected: 0, prefetched: 0 }])
+    expect(harness.ctx.toolSearch.agents()).toMatchObject([{ id: 'a', selected: 2, prefetched: 1 }, { id: 'b', selected: 0, prefetched: 0 }])
   })
 
   it('follows a live change of the setting at the next message', async () => {
@@ -122,7 +122,7 @@ describe('prefetch from the user\'s message', () => {
     // Prefetch off after the restart: what comes back is the log's, not a new prefetch.
     const second = await harnessWith({}, { persistenceRoot: root, invariants: true })
     const { agent: resumed } = await second.resume('a1')
-    expect(second.ctx.toolSearch.agents()).toEqual([{ id: 'a1', selected: 1, prefetched: 1 }])
+    expect(second.ctx.toolSearch.agents()).toMatchObject([{ id: 'a1', selected: 1, prefetched: 1 }])
     await second.run(resumed, 'and tomorrow?', reply('ok'))
     expect(deferredOffered(second)).toEqual([WEATHER])
   })

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SessionId } from '@deepseek-ai/dsh-session'
-import { createHarness, tempDir, type Harness } from '../support/harness.ts'
+import { createHarness, tempDir, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 
 const WEATHER = 'mcp__weather__forecast'
@@ -15,7 +15,7 @@ afterEach(async () => {
 })
 
 async function harnessAt(persistenceRoot?: string): Promise<Harness> {
-  const harness = await createHarness(persistenceRoot === undefined ? {} : { persistenceRoot })
+  const harness = await createHarness({ plugin: NATIVE, ...(persistenceRoot === undefined ? {} : { persistenceRoot }) })
   open.push(harness)
   return harness
 }

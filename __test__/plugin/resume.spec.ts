@@ -8,7 +8,7 @@ import { zstdCompressSync, zstdDecompressSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_CORE_TOOLS } from '../../plugin/offer/core-tools.ts'
 import type { Config } from '../../plugin/host/config.ts'
-import { createHarness, tempDir, type Harness } from '../support/harness.ts'
+import { createHarness, tempDir, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedResult } from '../support/session.ts'
 
@@ -28,7 +28,7 @@ afterEach(async () => {
 })
 
 async function harnessAt(root: string, encoding: Encoding, plugin: Partial<Config> = {}): Promise<Harness> {
-  const harness = await createHarness({ persistenceRoot: root, persistenceCompression: encoding, plugin })
+  const harness = await createHarness({ persistenceRoot: root, persistenceCompression: encoding, plugin: { ...NATIVE, ...plugin } })
   open.push(harness)
   return harness
 }

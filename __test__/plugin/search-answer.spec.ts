@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CORE_TOOLS } from '../../plugin/offer/core-tools.ts'
 import type { ToolSearchPayload } from '../../plugin/search/payload.ts'
-import type { Harness, HarnessOptions } from '../support/harness.ts'
+import { NATIVE, type Harness, type HarnessOptions } from '../support/harness.ts'
 import { perTest } from '../support/per-test.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { loggedDispatch, loggedResult } from '../support/session.ts'
@@ -15,7 +15,7 @@ const WEATHER = 'mcp__weather__forecast'
 const scope = perTest()
 
 function started(options: HarnessOptions = {}): Promise<Harness> {
-  return scope.harness(options)
+  return scope.harness({ plugin: NATIVE, ...options })
 }
 
 function deferredOffered(harness: Harness, index = -1): string[] {

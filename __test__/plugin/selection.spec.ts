@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedResult } from '../support/session.ts'
 
@@ -11,7 +11,7 @@ const GITHUB = 'mcp__github__create_issue'
 
 describe('per-Agent selection', () => {
   it('is isolated between Agents', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent: a } = await harness.agent('a')
     const { agent: b } = await harness.agent('b')
     await harness.run(a, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast' }), reply('ok'))
@@ -28,7 +28,7 @@ describe('per-Agent selection', () => {
   })
 
   it('only grows for the life of the Agent', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast', limit: 1 }), reply('ok'))
     await harness.run(agent, 'issue?', toolCall('c2', 'tool_search', { query: 'github issue', limit: 1 }), reply('ok'))
@@ -40,7 +40,7 @@ describe('per-Agent selection', () => {
   })
 
   it('commits nothing when tools/post-execute blocks the result', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     harness.ctx.on('tools/post-execute', async (exec, _result, next) => exec.name === 'tool_search'
       ? { kind: 'block', feedback: [{ type: 'text', text: 'search is not allowed right now' }] }
       : next())
@@ -51,7 +51,7 @@ describe('per-Agent selection', () => {
   })
 
   it('commits nothing from a failed search', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast', limit: 99 }), reply('ok'))
     expect(loggedResult(agent, 'c1').isError).toBe(true)
@@ -59,7 +59,7 @@ describe('per-Agent selection', () => {
   })
 
   it('persists the canonical payload when tools/post-execute rewrote the content, and still commits', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     harness.ctx.on('tools/post-execute', async (exec, _result, next) => exec.name === 'tool_search'
       ? { kind: 'accept', content: [{ type: 'text', text: 'a summary some policy preferred' }] }
       : next())
@@ -72,7 +72,7 @@ describe('per-Agent selection', () => {
   })
 
   it('commits and persists the final value when tools/post-execute replaced it', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     harness.ctx.on('tools/post-execute', async (exec, _result, next) => exec.name === 'tool_search'
       ? {
           kind: 'accept',

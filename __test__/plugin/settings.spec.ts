@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
 import { Config, normalizeSettings } from '../../plugin/host/config.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
-import { createHarness, tempDir, type Harness } from '../support/harness.ts'
+import { createHarness, tempDir, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedResult } from '../support/session.ts'
 import { changeSettings } from '../support/settings.ts'
@@ -58,6 +58,13 @@ describe('settings normalization', () => {
     expect(() => normalizeSettings({ autoMinTokens: 1.5 })).toThrow(/autoMinTokens must be a whole number from 0 to 10000000/)
   })
 
+  it('takes loading from its choices only, stable by default', () => {
+    expect(Config({})).toMatchObject({ loading: 'stable' })
+    expect(Config({ loading: 'native' })).toMatchObject({ loading: 'native' })
+    expect(() => Config({ loading: 'lazy' as never })).toThrow()
+    expect(() => normalizeSettings({ loading: 'eager' as never })).toThrow(/loading must be one of native, stable, got eager/)
+  })
+
   it('takes maxSelected as a whole number from 0 (no limit, the default) to 1000', () => {
     expect(Config({})).toMatchObject({ maxSelected: 0 })
     expect(Config({ maxSelected: 1000 })).toMatchObject({ maxSelected: 1000 })
@@ -68,7 +75,7 @@ describe('settings normalization', () => {
 
 describe('the plugin without a settings service', () => {
   it('loads and applies its row config', async () => {
-    harness = await createHarness({ plugin: { alwaysVisible: ['web_search'], neverSearch: ['bash'] } })
+    harness = await createHarness({ plugin: { ...NATIVE, alwaysVisible: ['web_search'], neverSearch: ['bash'] } })
     expect(harness.ctx.get('settings')).toBeUndefined()
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'hi', reply('ok'))
@@ -79,7 +86,7 @@ describe('the plugin without a settings service', () => {
 
 describe('a settings service that comes and goes', () => {
   it('is picked up when mounted after the plugin, and the row config returns when it is unloaded', async () => {
-    harness = await createHarness({ plugin: { alwaysVisible: ['web_search'] } })
+    harness = await createHarness({ plugin: { ...NATIVE, alwaysVisible: ['web_search'] } })
     const h = harness
     const dir = await tempDir()
     try {
@@ -103,12 +110,12 @@ describe('a settings service that comes and goes', () => {
 
 describe('live settings', () => {
   it('registers the tool-search section with the row config as its base', async () => {
-    harness = await createHarness({ settings: true, plugin: { defaultLimit: 3 } })
+    harness = await createHarness({ settings: true, plugin: { ...NATIVE, defaultLimit: 3 } })
     expect(harness.ctx.settings.get(TOOL_SEARCH_SETTINGS_NAMESPACE)).toMatchObject({ defaultLimit: 3, alwaysVisible: [], neverSearch: [] })
   })
 
   it('neverSearch hides a selected tool without forgetting it, and unsearchable tools are not found', async () => {
-    harness = await createHarness({ settings: true })
+    harness = await createHarness({ plugin: NATIVE, settings: true })
     const h = harness
     const { agent } = await h.agent('a')
     await h.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast' }), reply('ok'))
@@ -125,7 +132,7 @@ describe('live settings', () => {
   })
 
   it('alwaysVisible offers a deferred tool without a search; neverSearch wins over it', async () => {
-    harness = await createHarness({ settings: true })
+    harness = await createHarness({ plugin: NATIVE, settings: true })
     const h = harness
     const { agent } = await h.agent('a')
     await changeSettings(h, { alwaysVisible: ['web_search', WEATHER] })
@@ -139,7 +146,7 @@ describe('live settings', () => {
   })
 
   it('defaultLimit changes the limit description and the number of results of a search without a limit', async () => {
-    harness = await createHarness({ settings: true })
+    harness = await createHarness({ plugin: NATIVE, settings: true })
     const h = harness
     const { agent } = await h.agent('a')
     await h.run(agent, 'tools?', toolCall('c1', 'tool_search', { query: 'mcp weather github postgres mail' }), reply('ok'))
@@ -154,8 +161,32 @@ describe('live settings', () => {
     expect(foundNames(loggedResult(other, 'c1'))).toHaveLength(2)
   })
 
+  it('loading switches live between native and stable: call_tool comes and goes, and tool_search says how found tools are used', async () => {
+    harness = await createHarness({ settings: true, plugin: NATIVE })
+    const h = harness
+    const { agent } = await h.agent('a')
+    const searchText = (): string => h.model.requests.at(-1)?.tools?.find(tool => tool.name === 'tool_search')?.description ?? ''
+    await h.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast', limit: 1 }), reply('ok'))
+    expect(h.model.toolNames()).toContain(WEATHER)
+    expect(h.model.toolNames()).not.toContain('call_tool')
+    expect(searchText()).toContain('you call them by name')
+
+    await changeSettings(h, { loading: 'stable' })
+    await h.run(agent, 'again', toolCall('c2', 'call_tool', { name: WEATHER, arguments: { city: 'Oslo' } }), reply('ok'))
+    // The selection is kept; under stable it is run through call_tool, not offered.
+    expect(h.model.toolNames()).toContain('call_tool')
+    expect(h.model.toolNames()).not.toContain(WEATHER)
+    expect(searchText()).toContain('call_tool({"name"')
+    expect(loggedResult(agent, 'c2')).toEqual({ isError: false, text: `${WEATHER} ran` })
+
+    await changeSettings(h, { loading: 'native' })
+    await h.run(agent, 'native again', reply('ok'))
+    expect(h.model.toolNames()).toContain(WEATHER)
+    expect(h.model.toolNames()).not.toContain('call_tool')
+  })
+
   it('ranking: auto finds a tool by meaning (the model package is installed in a checkout); lexical by words alone', async () => {
-    harness = await createHarness({ settings: true })
+    harness = await createHarness({ plugin: NATIVE, settings: true })
     const h = harness
     // No fixture tool has "rain" or "tomorrow": only the semantic model relates them to a forecast.
     const query = 'will it rain tomorrow'

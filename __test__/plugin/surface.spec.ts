@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { CORE_NAMES, DEFERRED_NAMES } from '../support/fixtures.ts'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedResult } from '../support/session.ts'
 
@@ -19,14 +19,14 @@ describe('the tool surface an Agent is offered', () => {
   })
 
   it('starts with the core tools and tool_search, and no deferred tool', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a1')
     await harness.run(agent, 'hi', reply('hello'))
     expect(harness.model.toolNames().sort()).toEqual(OFFERED_AT_START)
   })
 
   it('offers the tools a search found on the very next request', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a1')
     await harness.run(agent, 'what is the weather in Paris?',
       toolCall('c1', 'tool_search', { query: 'weather forecast for a city' }),
@@ -39,7 +39,7 @@ describe('the tool surface an Agent is offered', () => {
   })
 
   it('hides the tool:<name> guidance of a deferred tool until it is found, and keeps family sections', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     harness.ctx.systemPrompt.section({ name: 'tool:mcp__weather__forecast', order: 150, text: 'WEATHER GUIDANCE' })
     harness.ctx.systemPrompt.section({ name: 'tool:bash', order: 150, text: 'BASH GUIDANCE' })
     // Named after no registered tool (like DSH's `tool:jobs`): no provenance, so it stays.
@@ -57,7 +57,7 @@ describe('the tool surface an Agent is offered', () => {
   })
 
   it('spends result slots on tools the Agent cannot call yet', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a1')
     // "search" matches grep (core, callable), web_search (deferred) and more.
     await harness.run(agent, 'look things up',
@@ -69,7 +69,7 @@ describe('the tool surface an Agent is offered', () => {
   })
 
   it('answers an exact-name query for an already callable tool with that tool first', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a1')
     await harness.run(agent, 'is grep there?',
       toolCall('c1', 'tool_search', { query: 'grep' }),

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { CallId } from '@deepseek-ai/dsh-llm'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCalls } from '../support/scripted-model.ts'
 import { loggedResult } from '../support/session.ts'
 
@@ -9,7 +9,7 @@ afterEach(async () => { await harness.close() })
 
 describe('tool_search input', () => {
   it('answers bad input with a clear error result and keeps the Agent running', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a')
     const cases = {
       blank: { query: '   ' },
@@ -44,7 +44,7 @@ describe('tool_search input', () => {
   })
 
   it('trims the query and counts its length in characters, not UTF-16 units', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'emoji',
       toolCalls({ id: 'c1', name: 'tool_search', args: { query: `  ${'🌦'.repeat(4096)}  ` } }),
@@ -57,7 +57,7 @@ describe('tool_search input', () => {
 
 describe('tool_search output', () => {
   it('returns names, collapsed short descriptions and scores only, never schemas', async () => {
-    harness = await createHarness({ tools: [{
+    harness = await createHarness({ plugin: NATIVE, tools: [{
       name: 'mcp__docs__lookup',
       description: `Look up\n\n   product documentation.   ${'Very detailed. '.repeat(40)}`,
       properties: { topic: 'SECRET-PARAMETER-TEXT' },
@@ -75,7 +75,7 @@ describe('tool_search output', () => {
   })
 
   it('serves a direct call without an Agent, using the global catalog', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const result = await harness.ctx.tools.execute({
       callId: CallId('direct'),
       name: 'tool_search',
@@ -87,7 +87,7 @@ describe('tool_search output', () => {
   })
 
   it('presents a readable call card, and falls back to the generic one for invalid arguments', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const tool = harness.ctx.tools.get('tool_search')
     expect(tool?.presentCall?.({ query: '  create github issue ', limit: 3 })).toEqual({
       card: 'generic',

@@ -6,7 +6,7 @@ import { setImmediate as macrotask } from 'node:timers/promises'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
 import { CORE_NAMES, DEFERRED_NAMES } from '../support/fixtures.ts'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { PLATFORM_PACKAGE, missingCore } from '../support/missing-core.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { loggedResult } from '../support/session.ts'
@@ -30,7 +30,7 @@ function captureStderr(): string[] {
 describe('without its native core', () => {
   it('the plugin loads, says why once in the log and on stderr, and the Agent is offered every tool', async () => {
     const stderr = captureStderr()
-    harness = await createHarness({ core: await missingCore() })
+    harness = await createHarness({ plugin: NATIVE, core: await missingCore() })
     vi.restoreAllMocks()
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'forecast?', toolCall('c1', 'mcp__weather__forecast', { city: 'Paris' }), reply('sunny'))
@@ -46,7 +46,7 @@ describe('without its native core', () => {
 
   it('stays aside through registry and settings changes, and its view says why', async () => {
     captureStderr()
-    harness = await createHarness({ core: await missingCore(), settings: true })
+    harness = await createHarness({ plugin: NATIVE, core: await missingCore(), settings: true })
     vi.restoreAllMocks()
     const { agent } = await harness.agent('a')
     harness.ctx.tools.register({ ...harness.ctx.tools.get('bash')!, name: 'mcp__late__tool' })
@@ -67,7 +67,7 @@ describe('without its native core', () => {
   })
 
   it('with its core, the view reports tool_search as available', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     expect(harness.ctx.toolSearch.unavailable()).toBeUndefined()
   })
 })

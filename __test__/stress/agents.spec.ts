@@ -24,7 +24,7 @@ import { selectionFromEvents } from '../../index.js'
 import { DEFAULT_CORE_TOOLS } from '../../plugin/offer/core-tools.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
 import { DEFERRED_NAMES, fixtureTool } from '../support/fixtures.ts'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 
 // Every native index the plugin builds, held weakly: how many are still alive says whether the
 // plugin's index cache lets go of indexes no Agent uses.
@@ -296,7 +296,7 @@ describe('50 Agents under registry and settings churn', () => {
     const started = performance.now()
     const gc = forceGc()
     const seen = new Observations()
-    harness = await createHarness({ settings: true })
+    harness = await createHarness({ plugin: NATIVE, settings: true })
     const h = harness
     h.ctx.llm.registerAdapter(['policy'], new PolicyModel(seen, () => { confirmSettings(h, seen) }))
     h.ctx.on('tools/result', (exec, result) => {

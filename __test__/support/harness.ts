@@ -10,6 +10,10 @@ import { join } from 'node:path'
 import { Context } from '@deepseek-ai/cordis'
 import AgentRegistry, { type Agent, type AgentHandle, type CreateAgentOptions } from '@deepseek-ai/dsh-agent'
 import AgentLoop from '@deepseek-ai/dsh-agent-loop'
+import * as CommandCompact from '@deepseek-ai/dsh-command-compact'
+import CommandRuntime from '@deepseek-ai/dsh-commands'
+import BasicCompactionEngine from '@deepseek-ai/dsh-compaction-basic'
+import ToolResultPruner from '@deepseek-ai/dsh-compaction-tool-result-pruner'
 import type { CodeRuntime } from '@deepseek-ai/dsh-code-runtime'
 import WorkerThreadCodeRuntime from '@deepseek-ai/dsh-code-runtime-worker-thread'
 import LlmRuntime, { createUserMessage } from '@deepseek-ai/dsh-llm'
@@ -22,6 +26,7 @@ import * as SessionInvariant from '@deepseek-ai/dsh-session/invariant'
 import FileSettingsProvider from '@deepseek-ai/dsh-settings-file'
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import * as ToolTodo from '@deepseek-ai/dsh-tool-todo'
+import TokenMeter from '@deepseek-ai/dsh-token-meter'
 import ToolRuntime, { type ToolPresentationMode } from '@deepseek-ai/dsh-tools'
 import * as ToolsInvariant from '@deepseek-ai/dsh-tools/invariant'
 import * as ToolSearch from '../../plugin/index.ts'
@@ -52,7 +57,24 @@ export interface HarnessOptions {
    * and the tool pipeline: a violated invariant then fails the turn.
    */
   readonly invariants?: boolean
+  /**
+   * Mount DSH's compaction as its base bundle does: the token meter, `dsh-compaction-basic`, the
+   * tool-result pruner and `/compact` with the command registry. `true` gives the pruner the
+   * bundle's budgets (results over 8,192 characters keep their first 4,096 and last 1,024);
+   * budgets of its own stand for a user's tighter row config.
+   */
+  readonly compaction?: boolean | PrunerBudgets
 }
+
+/** The tool-result pruner's config. */
+export interface PrunerBudgets {
+  readonly thresholdChars: number
+  readonly headChars: number
+  readonly tailChars: number
+}
+
+/** The budgets DSH's base bundle gives the tool-result pruner. */
+export const BUNDLE_PRUNER: PrunerBudgets = { thresholdChars: 8192, headChars: 4096, tailChars: 1024 }
 
 export interface Harness {
   readonly ctx: Context
@@ -68,6 +90,12 @@ export interface Harness {
   /** Resume a persisted session through `ctx.agents.resume`. */
   resume(id: string): Promise<AgentHandle>
   /**
+   * Run `/compact` on an idle Agent as a user would (needs {@link HarnessOptions.compaction});
+   * its summary is the next scripted step.
+   * @returns the command's result text.
+   */
+  compact(agent: Agent, summary: Step): Promise<string>
+  /**
    * Run one user turn with the given model steps and wait until the Agent is idle again.
    * @throws when the Agent reported an error or left scripted steps unused.
    */
@@ -78,6 +106,9 @@ export interface Harness {
 type CodeRuntimePlugin = typeof WorkerThreadCodeRuntime | (new (ctx: Context) => CodeRuntime)
 
 const MODEL = { provider: 'mock', model: 'mock' } as const
+
+/** The row config a test of native loading pins (the shipped default is `stable`). */
+export const NATIVE = { loading: 'native' } as const
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const ctx = new Context()
@@ -105,6 +136,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   if (options.persistenceRoot !== undefined) {
     await ctx.plugin(JsonlSessionPersistence, { root: options.persistenceRoot, compression: options.persistenceCompression ?? 'zstd' })
   }
+  if (options.compaction !== undefined && options.compaction !== false) {
+    await ctx.plugin(TokenMeter)
+    await ctx.plugin(CommandRuntime)
+    await ctx.plugin(BasicCompactionEngine)
+    await ctx.plugin(CommandCompact)
+    await ctx.plugin(ToolResultPruner, options.compaction === true ? BUNDLE_PRUNER : options.compaction)
+  }
   if (options.settings === true) {
     const dir = await tempDir()
     cleanup.push(dir)
@@ -129,6 +167,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     errors,
     agent: (id, extra = {}) => ctx.agents.create({ ...extra, sessionId: SessionId(id), agentOptions: MODEL }),
     resume: id => ctx.agents.resume({ resumeSessionId: SessionId(id), agentOptions: MODEL }),
+    async compact(agent, summary) {
+      model.script(summary)
+      const done = await ctx.commands.execute(agent, '/compact', [], new AbortController().signal)
+      if (done === undefined) throw new Error('/compact is not registered')
+      if (done.result.kind !== 'success') throw new Error(`/compact failed: ${done.result.text ?? ''}`)
+      return done.result.text ?? ''
+    },
     async run(agent, text, ...steps) {
       const before = agentErrors.length
       model.script(...steps)

@@ -21,6 +21,16 @@ export function loggedResult(agent: Agent, callId: string): LoggedResult {
   throw new Error(`no tool/result for ${callId} in ${agent.id}`)
 }
 
+/** The text blocks of the logged `tool/result` of one model-direct call, one string each. */
+export function loggedBlocks(agent: Agent, callId: string): string[] {
+  for (const event of agent.session.events) {
+    if (event.type !== 'tool/result') continue
+    const block = event.data.message.content[0]
+    if (block.toolCallId === callId) return block.content.flatMap(part => (part.type === 'text' ? [part.text] : []))
+  }
+  throw new Error(`no tool/result for ${callId} in ${agent.id}`)
+}
+
 /** The logged `tool/code-dispatch` of one `run_code` sub-call. */
 export function loggedDispatch(agent: Agent, subCallId: string): LoggedResult {
   for (const event of agent.session.events) {

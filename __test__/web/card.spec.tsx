@@ -15,7 +15,7 @@ import { ToolSearchCard } from '../../plugin/client/ToolSearchCard.tsx'
 import type { Config } from '../../plugin/host/config.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
 import type { NativeLoad } from '../../plugin/host/native.ts'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { PLATFORM_PACKAGE, missingCore } from '../support/missing-core.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { bindInjectFace } from './support/inject-face.ts'
@@ -44,7 +44,7 @@ interface Mounted {
   readonly transport: SettingsTransport
 }
 
-async function mount({ plugin = {}, access = 'write', pollMs = 60_000, core }: { plugin?: Partial<Config>; access?: 'write' | 'read' | 'memory'; pollMs?: number; core?: NativeLoad } = {}): Promise<Mounted> {
+async function mount({ plugin = NATIVE, access = 'write', pollMs = 60_000, core }: { plugin?: Partial<Config>; access?: 'write' | 'read' | 'memory'; pollMs?: number; core?: NativeLoad } = {}): Promise<Mounted> {
   const h = harness = await createHarness({ settings: true, plugin, ...core === undefined ? {} : { core } })
   await h.ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 })
   const transport = new SettingsTransport(h.ctx, NS, access)
@@ -84,7 +84,7 @@ function revision(h: Harness): number {
 
 describe('the Tool Search card', () => {
   it('discloses a live catalog: each tool\'s effective policy, selection count and policy control', async () => {
-    const { h } = await mount({ plugin: { neverSearch: ['mcp__postgres__query'] } })
+    const { h } = await mount({ plugin: { ...NATIVE, neverSearch: ['mcp__postgres__query'] } })
     const { agent } = await h.agent('a')
     await h.agent('b')
     await h.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast', limit: 1 }), reply('ok'))
@@ -140,7 +140,7 @@ describe('the Tool Search card', () => {
   })
 
   it('moves a tool between the lists in ONE write of both, fenced by the revision it read', async () => {
-    const { h, transport } = await mount({ plugin: {} })
+    const { h, transport } = await mount({ plugin: NATIVE })
     await h.ctx.settings.mutate(TOOL_SEARCH_SETTINGS_NAMESPACE, [{ op: 'set', path: ['alwaysVisible'], value: ['web_search'] }])
     await macrotask()
     await open()
@@ -161,7 +161,7 @@ describe('the Tool Search card', () => {
   })
 
   it('shows a move that could not be sent, and leaves both lists as they were', async () => {
-    const { h, transport } = await mount({ plugin: {} })
+    const { h, transport } = await mount({ plugin: NATIVE })
     await h.ctx.settings.mutate(TOOL_SEARCH_SETTINGS_NAMESPACE, [{ op: 'set', path: ['alwaysVisible'], value: ['web_search'] }])
     await macrotask()
     await open()
@@ -179,7 +179,7 @@ describe('the Tool Search card', () => {
   })
 
   it('refuses a move planned from stale lists, so a change made elsewhere is not overwritten', async () => {
-    const { h, transport } = await mount({ plugin: {} })
+    const { h, transport } = await mount({ plugin: NATIVE })
     await h.ctx.settings.mutate(TOOL_SEARCH_SETTINGS_NAMESPACE, [{ op: 'set', path: ['alwaysVisible'], value: ['web_search'] }])
     await macrotask()
     await open()
@@ -238,9 +238,38 @@ describe('the Tool Search card', () => {
     await h.agent('b')
     await h.run(agent, 'What will the weather forecast be in Paris?', toolCall('c1', 'tool_search', { query: 'send email', limit: 1 }), reply('ok'))
     const agents = screen.getByRole('region', { name: 'Live agents' })
-    await waitFor(() => { expect(within(agents).getByText('2 selected · 1 prefetched')).toBeTruthy() })
-    const rows = within(agents).getAllByRole('listitem').map(item => item.textContent)
-    expect(rows).toEqual(['Agent 12 selected · 1 prefetched', 'Agent 20 selected · 0 prefetched'])
+    await waitFor(() => { expect(within(agents).getByText('2 selected · 1 prefetched · native loading')).toBeTruthy() })
+    const rows = within(agents).getAllByRole('listitem').map(item => item.textContent ?? '')
+    expect(rows[0]).toContain('Found: mcp__mail__send_email, mcp__weather__forecast')
+    expect(rows[0]).toMatch(/Tools in its last request: about \d+ tokens; offering every tool: about \d+\./)
+    // The prefetch offered the weather tool on the first request, the search the mail tool on the second.
+    expect(rows[0]).toContain('Cache breaks from changed tools since its first request: 1.')
+    expect(rows[1]).toBe('Agent 20 selected · 0 prefetched · native loadingNothing found yet.')
+  })
+
+  it('saves the loading mode, and shows an Agent under stable loading with what it found and no cache break', async () => {
+    const { h } = await mount({ plugin: {}, pollMs: 50 })
+    await open()
+    const mode = screen.getByRole('combobox', { name: 'Loading found tools' }) as HTMLSelectElement
+    expect([mode.value, [...mode.options].map(option => option.value)]).toEqual(['stable', ['native', 'stable']])
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'weather?',
+      toolCall('c1', 'tool_search', { query: 'weather forecast', limit: 1 }),
+      toolCall('c2', 'call_tool', { name: 'mcp__weather__forecast', arguments: { city: 'Oslo' } }),
+      reply('ok'))
+    const agents = screen.getByRole('region', { name: 'Live agents' })
+    await waitFor(() => { expect(within(agents).getByText('1 selected · 0 prefetched · stable loading')).toBeTruthy() })
+    const row = within(agents).getAllByRole('listitem')[0]!.textContent ?? ''
+    expect(row).toContain('Found: mcp__weather__forecast')
+    expect(row).not.toContain('Cache breaks')
+
+    fireEvent.change(mode, { target: { value: 'native' } })
+    await waitFor(() => { expect(stored(h)).toEqual({ loading: 'native' }) })
+    await macrotask()
+    expect(h.ctx.toolSearch.settings().loading).toBe('native')
+    await h.run(agent, 'again', reply('ok'))
+    expect(h.model.toolNames()).not.toContain('call_tool')
+    expect(h.model.toolNames()).toContain('mcp__weather__forecast')
   })
 
   it('shows a count that was not saved and keeps both the stored count and the typed one', async () => {
@@ -349,7 +378,7 @@ describe('the Tool Search card', () => {
   })
 
   it('filters the catalog by text on the host and by policy on the page', async () => {
-    await mount({ plugin: { alwaysVisible: ['web_search'] } })
+    await mount({ plugin: { ...NATIVE, alwaysVisible: ['web_search'] } })
     await open()
     fireEvent.change(screen.getByRole('searchbox', { name: 'Filter tools' }), { target: { value: 'MCP__' } })
     await screen.findByText('Showing 4 of 4 tools · live agents: 0')
@@ -362,7 +391,7 @@ describe('the Tool Search card', () => {
   })
 
   it('disables every control where DSH cannot write the settings', async () => {
-    await mount({ access: 'read', plugin: { alwaysVisible: ['web_search'] } })
+    await mount({ access: 'read', plugin: { ...NATIVE, alwaysVisible: ['web_search'] } })
     await open()
     expect(screen.getByText('These settings can only be changed from the machine running DSH.')).toBeTruthy()
     const controls = [

@@ -4,7 +4,7 @@ import WebServer from '@deepseek-ai/dsh-host-webserver'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CATALOG_DESCRIPTION_CHARS, CATALOG_MAX_ROWS, CATALOG_ROUTE_PATH, type CatalogResponse } from '../../plugin/contract.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
-import { createHarness, type Harness } from '../support/harness.ts'
+import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { fixtureTool } from '../support/fixtures.ts'
 import { PLATFORM_PACKAGE, missingCore } from '../support/missing-core.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
@@ -45,7 +45,7 @@ async function catalog(port: number, path = CATALOG_ROUTE_PATH): Promise<Catalog
 
 describe('GET /tool-search/catalog', () => {
   it('answers JSON with no-store: each tool\'s name, short description, policy and selection count, nothing more', async () => {
-    harness = await createHarness({ plugin: { alwaysVisible: ['web_search'], neverSearch: ['mcp__postgres__query'] } })
+    harness = await createHarness({ plugin: { ...NATIVE, alwaysVisible: ['web_search'], neverSearch: ['mcp__postgres__query'] } })
     const port = await serve(harness)
     const { agent: a } = await harness.agent('a')
     await harness.agent('b')
@@ -58,8 +58,11 @@ describe('GET /tool-search/catalog', () => {
     const body = JSON.parse(answer.body) as CatalogResponse
     expect(body).toMatchObject({ schemaVersion: 1, agents: 2, total: body.tools.length, truncated: false })
     expect(Object.keys(body).sort()).toEqual(['agentSelections', 'agents', 'schemaVersion', 'tools', 'total', 'truncated'])
-    // Per Agent, counts only: no session id leaves the host.
-    expect(body.agentSelections).toEqual([{ selected: 1, prefetched: 0 }, { selected: 0, prefetched: 0 }])
+    // Per Agent, counts, found names and weights only: no session id leaves the host.
+    expect(body.agentSelections).toEqual([
+      { selected: 1, prefetched: 0, loading: 'native', found: ['mcp__weather__forecast'], offeredTokens: expect.any(Number), allTokens: expect.any(Number), cacheBreaks: 1 },
+      { selected: 0, prefetched: 0, loading: 'native', found: [] },
+    ])
     expect(body.tools.map(({ name, policy, selectedBy }) => [name, policy, selectedBy])).toEqual([
       ['bash', 'core', 0],
       ['grep', 'core', 0],
@@ -78,7 +81,7 @@ describe('GET /tool-search/catalog', () => {
   })
 
   it('follows the settings: a policy change shows on the next GET', async () => {
-    harness = await createHarness({ settings: true })
+    harness = await createHarness({ plugin: NATIVE, settings: true })
     const port = await serve(harness)
     expect((await catalog(port)).tools.find(row => row.name === 'web_search')?.policy).toBe('deferred')
     await harness.ctx.settings.mutate(TOOL_SEARCH_SETTINGS_NAMESPACE, [{ op: 'set', path: ['neverSearch'], value: ['web_search'] }])
@@ -88,7 +91,7 @@ describe('GET /tool-search/catalog', () => {
   })
 
   it('refuses every other method with 405 and Allow: GET', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const port = await serve(harness)
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']) {
       const answer = await ask(port, CATALOG_ROUTE_PATH, { method })
@@ -97,7 +100,7 @@ describe('GET /tool-search/catalog', () => {
   })
 
   it('serves loopback pages only, like DSH\'s settings RPCs', async () => {
-    harness = await createHarness()
+    harness = await createHarness({ plugin: NATIVE })
     const port = await serve(harness)
     expect((await ask(port, CATALOG_ROUTE_PATH, { headers: { Host: `localhost:${port}` } })).status).toBe(200)
     expect((await ask(port, CATALOG_ROUTE_PATH, { headers: { Host: `evil.example:${port}` } })).status).toBe(403)
@@ -107,7 +110,7 @@ describe('GET /tool-search/catalog', () => {
   })
 
   it('caps a huge catalog, says so, trims descriptions, and filters before the cap', async () => {
-    harness = await createHarness({ tools: [] })
+    harness = await createHarness({ plugin: NATIVE, tools: [] })
     const long = `Query ${'the warehouse '.repeat(40)}`
     for (let i = 0; i < 1200; i += 1) {
       harness.ctx.tools.register(fixtureTool({ name: `mcp__bulk__tool_${String(i).padStart(4, '0')}`, description: long }))
@@ -127,7 +130,7 @@ describe('GET /tool-search/catalog', () => {
   })
 
   it('keeps a hostile catalog\'s response bounded: over-long names left out and counted, descriptions cut however they escape', async () => {
-    harness = await createHarness({ tools: [] })
+    harness = await createHarness({ plugin: NATIVE, tools: [] })
     const escaped = '\u0001\u0002"\\'.repeat(2000)
     for (let i = 0; i < 600; i += 1) {
       harness.ctx.tools.register(fixtureTool({ name: `mcp__${'x'.repeat(240)}__${String(i).padStart(4, '0')}`, description: escaped }))
@@ -146,7 +149,7 @@ describe('GET /tool-search/catalog', () => {
   })
 
   it('lists the default preset\'s standing view where the web profile mounts tools', async () => {
-    harness = await createHarness({ tools: [] })
+    harness = await createHarness({ plugin: NATIVE, tools: [] })
     const { agent } = await harness.agent('standing')
     agent.ctx.tools.register(fixtureTool({ name: 'preset_only_tool', description: 'Mounted by a preset.' }))
     expect(harness.ctx.tools.schemas().map(tool => tool.name)).not.toContain('preset_only_tool')
@@ -158,7 +161,7 @@ describe('GET /tool-search/catalog', () => {
   })
 
   it('says why tool_search is off, and only then: no native core, or another plugin owning the name', async () => {
-    harness = await createHarness({ core: await missingCore() })
+    harness = await createHarness({ plugin: NATIVE, core: await missingCore() })
     const missing = await catalog(await serve(harness))
     expect(missing.searchUnavailable).toMatch(/^the native search core did not load: this machine is /)
     expect(missing.searchUnavailable).toContain(PLATFORM_PACKAGE)

@@ -48,7 +48,8 @@ export async function pluginRanking() {
  * @param {object} setup
  * @param {Tool[]} [setup.tools] - registered as they are.
  * @param {{server: string, fixture: string}[]} [setup.mcp] - MCP fixtures, each bridged as `mcp__<server>__*`.
- * @param {boolean} setup.plugin - whether this plugin is loaded (default config).
+ * @param {boolean} setup.plugin - whether this plugin is loaded (default config, with `loading:
+ *   native`: the benchmark counts the schemas a search adds to the next request).
  * @param {string} [setup.query] - the model's `tool_search` query.
  * @returns {Promise<import('../../e2e/lib/model-server.mjs').ChatRequest[]>} the request bodies, in order.
  * @typedef {import('../lib/catalogs.mjs').Tool} Tool
@@ -86,7 +87,7 @@ export async function recordTurn({ tools = [], mcp = [], plugin, query }) {
         failOnStartupError: true,
       })))
     }
-    if (plugin) await ctx.plugin(await loadPlugin(), {})
+    if (plugin) await ctx.plugin(await loadPlugin(), { loading: 'native' })
     ctx.on('agent/error', ({ error }) => { errors.push(error) })
 
     const { agent } = await ctx.agents.create({

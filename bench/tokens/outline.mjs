@@ -14,10 +14,11 @@ const SERVERS = 40
 
 /** The built plugin's modules the outline is measured with. */
 async function plugin() {
-  const [{ DESCRIPTION }, { OUTLINE_BUDGET_TOKENS }, { estimateTokens }] = await Promise.all([
+  const [{ searchDescription }, { OUTLINE_BUDGET_TOKENS }, { estimateTokens }] = await Promise.all([
     import('../../dist/search/tool.js'), import('../../dist/offer/outline.js'), import('../../dist/offer/token-estimate.js'),
   ])
-  return { DESCRIPTION, OUTLINE_BUDGET_TOKENS, estimateTokens }
+  // The turns run under `loading: native` (dsh-turn.mjs).
+  return { DESCRIPTION: searchDescription('native'), OUTLINE_BUDGET_TOKENS, estimateTokens }
 }
 
 /**

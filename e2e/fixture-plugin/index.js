@@ -17,6 +17,31 @@ function record(tool, args) {
   return process.env.DSH_E2E_FIXTURE_NONCE ?? 'no-nonce'
 }
 
+// Proof of the pipeline, set only by runs that check it: with DSH_E2E_FIXTURE_HOOKS set, every
+// post-execute of a fixture tool appends {hook, tool} to that file, and a call of the tool named
+// by DSH_E2E_FIXTURE_ASK asks for approval, which this plugin grants and records with the tool
+// name the approval request carries.
+function hook(hookName, tool) {
+  const file = process.env.DSH_E2E_FIXTURE_HOOKS
+  if (file) appendFileSync(file, JSON.stringify({ hook: hookName, tool }) + '\n')
+}
+
 export function apply(ctx) {
-  for (const tool of fixtureTools(record)) ctx.tools.register(tool)
+  const tools = fixtureTools(record)
+  for (const tool of tools) ctx.tools.register(tool)
+  if (!process.env.DSH_E2E_FIXTURE_HOOKS) return
+  const ours = new Set(tools.map((tool) => tool.name))
+  ctx.on('tools/pre-execute', async (exec, next) => {
+    if (ours.has(exec.name) && exec.name === process.env.DSH_E2E_FIXTURE_ASK) return { kind: 'ask', reason: 'the E2E asks for this tool' }
+    return next()
+  })
+  ctx.on('approval/request', async (request, next) => {
+    if (!ours.has(request.toolName)) return next()
+    hook('approval', request.toolName)
+    return 'allowed-once'
+  })
+  ctx.on('tools/post-execute', async (exec, _result, next) => {
+    if (ours.has(exec.name)) hook('post-execute', exec.name)
+    return next()
+  })
 }

@@ -1,5 +1,5 @@
 // The runs after the main one, in the same DSH home, about what the model knows before it
-// searches: with `prefetch: 3` in settings.yaml a model that never calls tool_search finds the
+// searches, both under `loading: native` (their found tools join the request's tools): with `prefetch: 3` in settings.yaml a model that never calls tool_search finds the
 // weather tool offered on its first request; a `discover:` search returns the tool's parameters
 // and the next request offers nothing new. Both runs also bridge the recorded GitHub MCP server
 // through DSH's own MCP client (replayed by bench/tokens/mcp-replay-server.mjs), and check that
@@ -58,7 +58,7 @@ function searchDescription(body, mode) {
 function prefetchRun(mode) {
   return {
     name: 'prefetch',
-    settings: 'tool-search:\n  prefetch: 3\n',
+    settings: 'tool-search:\n  loading: native\n  prefetch: 3\n',
     model(body) {
       const calls = completedCalls(body)
       if (calls.length > 0) return answer(calls.at(-1).result)
@@ -92,7 +92,7 @@ function discoverRun(mode) {
   const query = `discover:${QUERY}`
   return {
     name: 'discover',
-    settings: '',
+    settings: 'tool-search:\n  loading: native\n',
     model(body) {
       const calls = completedCalls(body)
       if (calls.length > 0) return answer(calls.at(-1).result.length)

@@ -19,6 +19,8 @@ export interface AgentHooks {
   readonly filter: (agent: Agent, state: AgentState, assembly: PromptAssembly) => PromptAssembly
   /** A user message the turn just claimed, after the turn's eviction. */
   readonly claimed: (agent: Agent, state: AgentState, message: UserMessage) => void
+  /** Messages to follow the step's own (after the user's message), before the model is asked. */
+  readonly stepMessages: (agent: Agent, state: AgentState) => UserMessage[]
   readonly maxSelected: () => number
 }
 
@@ -54,7 +56,7 @@ export class AttachedAgents {
     if (this.attached.has(agent)) return
     try {
       const state = this.replay(agent)
-      const disposers = [
+      const disposers: (() => void)[] = [
         // Prepended, so it is the outermost listener: it filters what every other listener built.
         agent.ctx.on('system-prompt/assemble', async (_assembly, context, next) => {
           const full = await next()
@@ -80,6 +82,15 @@ export class AttachedAgents {
             this.guarded(agent, 'evict', () => { evictLeastRecentlyUsed(agent.session, state, this.hooks.maxSelected(), claimed.id) })
           }
           this.guarded(agent, 'prefetch', () => { this.hooks.claimed(agent, state, claimed) })
+        }),
+        // The step's messages, once every other listener has had its say: what DSH appends to the
+        // conversation after the user's message without touching the system prompt or the tools.
+        agent.ctx.on('agent/pre-step', async (payload, next) => {
+          const decision = await next()
+          if (payload.agent !== agent || decision.kind !== 'enter' || payload.signal.aborted) return decision
+          let extra: UserMessage[] = []
+          this.guarded(agent, 'describe the prefetched', () => { extra = this.hooks.stepMessages(agent, state) })
+          return extra.length === 0 ? decision : { ...decision, messages: [...decision.messages, ...extra] }
         }),
       ]
       this.attached.set(agent, { state, detach: () => { for (const dispose of disposers) dispose() } })

@@ -3,7 +3,8 @@
  *
  * It carries only what the page renders (names, one-line descriptions, each tool's standing
  * policy and how many live Agents selected it, and per Agent how many tools its searches and
- * prefetches selected), never schemas or Agent/session ids, and at most
+ * prefetches selected, which, how they load and what its last request's tools weigh), never
+ * schemas or Agent/session ids, and at most
  * {@link CATALOG_MAX_ROWS} rows, so a catalog of thousands of MCP tools stays a small response;
  * `total` and `truncated` tell the page to ask for a narrower filter.
  */
@@ -11,8 +12,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from '@deepseek-ai/cordis'
 import {
-  CATALOG_DESCRIPTION_CHARS, CATALOG_MAX_AGENTS, CATALOG_MAX_FILTER_CHARS, CATALOG_MAX_NAME_CHARS, CATALOG_MAX_ROWS, CATALOG_ROUTE_PATH,
-  type CatalogResponse, type CatalogRow,
+  CATALOG_DESCRIPTION_CHARS, CATALOG_MAX_AGENTS, CATALOG_MAX_FILTER_CHARS, CATALOG_MAX_FOUND, CATALOG_MAX_NAME_CHARS, CATALOG_MAX_ROWS, CATALOG_ROUTE_PATH,
+  compareNames, type AgentSelection, type CatalogResponse, type CatalogRow,
 } from '../contract.ts'
 import type { AgentRow, ToolSearchView } from './view.ts'
 
@@ -94,7 +95,7 @@ function catalogResponse(rows: readonly CatalogRow[], agents: readonly AgentRow[
   return {
     schemaVersion: 1,
     agents: agents.length,
-    agentSelections: agents.slice(0, CATALOG_MAX_AGENTS).map(({ selected, prefetched }) => ({ selected, prefetched })),
+    agentSelections: agents.slice(0, CATALOG_MAX_AGENTS).map(agentSelection),
     total: matching.length,
     truncated: listed.length < matching.length,
     tools: listed.map(row => ({
@@ -103,6 +104,21 @@ function catalogResponse(rows: readonly CatalogRow[], agents: readonly AgentRow[
       policy: row.policy,
       selectedBy: row.selectedBy,
     })),
+  }
+}
+
+/** One Agent's entry: its counts, loading, found names within the caps, and its last request's weight. */
+function agentSelection(agent: AgentRow): AgentSelection {
+  const { selected, prefetched, loading, offeredTokens, allTokens, cacheBreaks } = agent
+  const found = agent.found.filter(name => name.length <= CATALOG_MAX_NAME_CHARS).sort(compareNames).slice(0, CATALOG_MAX_FOUND)
+  return {
+    selected,
+    prefetched,
+    loading,
+    found,
+    ...(offeredTokens === undefined ? {} : { offeredTokens }),
+    ...(allTokens === undefined ? {} : { allTokens }),
+    ...(cacheBreaks === undefined ? {} : { cacheBreaks }),
   }
 }
 

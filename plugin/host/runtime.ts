@@ -1,8 +1,8 @@
 /**
  * The plugin's live state and its wiring into DSH: the `tool_search` registration, the live
  * settings and visibility policy, and the parts that act on them: the attached Agents
- * (agents.ts), their catalogs and indexes (search/catalogs.ts) and what each request offers
- * (offer/offering.ts).
+ * (agents.ts), their catalogs and indexes (search/catalogs.ts), what each request offers
+ * (offer/offering.ts) and stable loading's `call_tool` and definitions (loading.ts).
  */
 
 import type { Context } from '@deepseek-ai/cordis'
@@ -20,7 +20,8 @@ import { createToolSearchTool, type SearchRequest } from '../search/tool.ts'
 import type { AgentState } from '../selection/agent-state.ts'
 import { prefetchFor } from '../selection/prefetch.ts'
 import { AttachedAgents } from './agents.ts'
-import type { NativeLoad } from './native.ts'
+import { StableLoading } from './loading.ts'
+import { coreTakesName, type NativeLoad } from './native.ts'
 import { OnceLog, message, report } from './report.ts'
 import type { LiveSettings } from './settings.ts'
 import type { ToolSearchView } from './view.ts'
@@ -32,6 +33,7 @@ export class ToolSearchRuntime {
   private readonly agents: AttachedAgents
   private readonly catalogs: Catalogs
   private readonly offering: Offering
+  private readonly loading: StableLoading
   private unregisterTool: (() => void) | undefined
   /**
    * Why our `tool_search` is not registered, or undefined while it is. Another plugin may own the
@@ -40,6 +42,8 @@ export class ToolSearchRuntime {
    * failure is reported.
    */
   private unavailable: string | undefined
+  /** While the plugin registers its own tools: the `tools/change` that causes is no cue to retry. */
+  private registering = false
 
   /**
    * @param core - how the native core loaded. Without one the plugin steps aside for good: it
@@ -51,11 +55,19 @@ export class ToolSearchRuntime {
     this.agents = new AttachedAgents(ctx, {
       filter: (agent, state, assembly) => (this.unavailable === undefined ? this.offering.filter(agent, state, assembly) : assembly),
       claimed: (agent, state, claimed) => { this.prefetch(agent, state, claimed) },
-      maxSelected: () => this.settings.current.maxSelected,
+      stepMessages: (agent, state) => this.prefetchedDefinitions(agent, state),
+      // Under stable loading a selection costs no request anything, so nothing is evicted.
+      maxSelected: () => (this.loading.active ? 0 : this.settings.current.maxSelected),
     })
     const rules = { policy: () => this.policy, ranking: () => this.settings.current.ranking }
     this.catalogs = new Catalogs(ctx, rules, this.log, () => this.agents.states())
     this.offering = new Offering(ctx, settings, () => this.policy, this.catalogs, this.log)
+    this.loading = new StableLoading(ctx, {
+      policy: () => this.policy,
+      stateOf: agent => this.agents.stateOf(agent),
+      agents: () => this.agents.entries().map(([agent]) => agent),
+      nearest: (agent, name) => this.scopeFor(agent, this.agents.stateOf(agent)).index.nearest(name, 3, { exclude: [] }),
+    })
     if (core.error !== undefined) {
       this.unavailable = core.error
       report(ctx, `${TOOL_SEARCH_NAME} is off and every tool stays offered: ${core.error}`)
@@ -65,16 +77,21 @@ export class ToolSearchRuntime {
     const invalidate = (): void => { this.catalogs.invalidate() }
     ctx.on('tools/change', () => {
       invalidate()
-      // The plugin that held the name may have let it go.
+      if (this.registering) return
+      // The plugin that held a name may have let it go.
       if (this.unavailable !== undefined) this.registerTool()
+      if (this.wantsStable() !== this.loading.active) this.applyLoading()
     })
     ctx.on('system-prompt/change', invalidate)
     settings.onChange((next, prev) => {
-      this.policy = new VisibilityPolicy(next, DEFAULT_CORE_TOOLS)
-      if (!sameNames(next.neverSearch, prev.neverSearch) || next.ranking !== prev.ranking) invalidate()
-      if (next.defaultLimit !== prev.defaultLimit) this.registerTool()
+      const loaded = next.loading !== prev.loading && this.own(() => this.loading.apply(this.wantsStable()))
+      this.policy = new VisibilityPolicy(next, DEFAULT_CORE_TOOLS, this.loading.active)
+      // The corpus leaves out `call_tool` under stable loading, and the search description says how found tools are used.
+      if (loaded || !sameNames(next.neverSearch, prev.neverSearch) || next.ranking !== prev.ranking) invalidate()
+      if (loaded || next.defaultLimit !== prev.defaultLimit) this.registerTool()
     })
     this.registerTool()
+    this.applyLoading()
 
     // Agents that exist before this plugin (a reload) are attached as well; their selection comes
     // back from their session logs exactly as it would on resume.
@@ -104,7 +121,14 @@ export class ToolSearchRuntime {
         }))
         .sort((a, b) => compareNames(a.name, b.name))
     },
-    agents: () => this.agents.entries().map(([agent, state]) => ({ id: agent.id, selected: state.selected.size, prefetched: state.prefetched.size })),
+    agents: () => this.agents.entries().map(([agent, state]) => ({
+      id: agent.id,
+      selected: state.selected.size,
+      prefetched: state.prefetched.size,
+      loading: this.loading.active ? 'stable' : 'native',
+      found: [...state.selected],
+      ...(state.weight === undefined ? {} : { offeredTokens: state.weight.offeredTokens, allTokens: state.weight.allTokens, cacheBreaks: state.weight.changes }),
+    })),
     unavailable: () => this.unavailable,
   }
 
@@ -114,17 +138,44 @@ export class ToolSearchRuntime {
    * than a plugin that steps aside and says why.
    */
   private registerTool(): void {
-    this.unregisterTool?.()
+    this.own(() => { this.unregisterTool?.() })
     this.unregisterTool = undefined
-    const tool = createToolSearchTool(this.settings.current.defaultLimit, request => this.search(request))
+    const tool = createToolSearchTool(this.settings.current.defaultLimit, this.loading.active ? 'stable' : 'native', request => this.search(request))
     try {
-      this.unregisterTool = this.ctx.tools.register(tool)
+      this.unregisterTool = this.own(() => this.ctx.tools.register(tool))
       this.unavailable = undefined
     } catch (error) {
       // Said once per outage, not on every settings change that retries.
       const reported = this.unavailable !== undefined
       this.unavailable = `cannot register ${TOOL_SEARCH_NAME} (${message(error)})`
       if (!reported) report(this.ctx, `${this.unavailable}; every tool stays offered until it can`)
+    }
+  }
+
+  /**
+   * Put `loading` in force: `call_tool` comes or goes, and with it the policy, the corpus (neither
+   * plugin tool is searchable) and `tool_search`'s description.
+   */
+  private applyLoading(): void {
+    if (!this.own(() => this.loading.apply(this.wantsStable()))) return
+    this.policy = new VisibilityPolicy(this.settings.current, DEFAULT_CORE_TOOLS, this.loading.active)
+    this.catalogs.invalidate()
+    this.registerTool()
+  }
+
+  /** Whether found tools should load through `call_tool`: `stable` is set and `tool_search` is ours. */
+  private wantsStable(): boolean {
+    return this.settings.current.loading === 'stable' && this.unavailable === undefined
+  }
+
+  /** Run a registration of the plugin's own, whose `tools/change` is not a cue to retry one. */
+  private own<T>(work: () => T): T {
+    const was = this.registering
+    this.registering = true
+    try {
+      return work()
+    } finally {
+      this.registering = was
     }
   }
 
@@ -137,7 +188,21 @@ export class ToolSearchRuntime {
     const count = this.settings.current.prefetch
     if (count === 0 || this.unavailable !== undefined) return
     if (!state.deferral.defers(state.turn, this.settings.current, this.catalogs.registeredFor(agent, state), this.policy)) return
-    state.select(prefetchFor(claimed, count, agent.session, this.scopeFor(agent, state)), 'prefetch')
+    const scope = this.scopeFor(agent, state)
+    // Under stable loading found tools stay searchable (their definitions may have been compacted
+    // away), but a prefetch nobody asked for does not send a definition the Agent already has.
+    const found = this.loading.active ? [...state.selected].filter(coreTakesName) : []
+    const names = prefetchFor(claimed, count, agent.session, found.length === 0 ? scope : { ...scope, exclude: [...scope.exclude, ...found] })
+    state.select(names, 'prefetch')
+    if (this.loading.active) state.prefetchedDefinitions.push(...names)
+  }
+
+  /** Under stable loading, the definitions of what this step's prefetch loaded, after the user's message. */
+  private prefetchedDefinitions(agent: Agent, state: AgentState): UserMessage[] {
+    const names = state.prefetchedDefinitions.splice(0)
+    if (names.length === 0 || !this.loading.active) return []
+    const message = this.loading.prefetched(agent, state, this.catalogs.registeredFor(agent, state), names)
+    return message === undefined ? [] : [message]
   }
 
   private search({ agent, query, limit }: SearchRequest): ReturnType<typeof answerSearch> {
@@ -156,6 +221,9 @@ export class ToolSearchRuntime {
       // confirms it instead of suggesting it is missing.
       exclude: this.offering.offered(state, registered),
       parametersOf: name => registered.tools.find(tool => tool.name === name)?.parameters as JsonValue | undefined,
+      ...(this.loading.active
+        ? { define: hits => this.loading.define(agent, state, registered, hits.map(hit => hit.name), new Map(hits.map(hit => [hit.name, hit.description]))) }
+        : {}),
       outline: () => (state === undefined ? undefined : this.offering.outline(state, registered)?.data)
         ?? catalog.index.outline({ exclude: this.offering.standing(registered) }),
     }

@@ -6,7 +6,7 @@
 
 import type { SessionId } from '@deepseek-ai/dsh-session'
 import type { ToolSearchSettings } from './config.ts'
-import type { CatalogRow } from '../contract.ts'
+import type { CatalogRow, ChoiceOf } from '../contract.ts'
 
 /** One attached Agent. */
 export interface AgentRow {
@@ -15,6 +15,16 @@ export interface AgentRow {
   readonly selected: number
   /** Of those, the ones a prefetch found first. */
   readonly prefetched: number
+  /** How its found tools load (the `loading` in force). */
+  readonly loading: ChoiceOf<'loading'>
+  /** The names of the tools it has found. */
+  readonly found: readonly string[]
+  /** Its last request's offered schemas (and Code Mode SDK), estimated tokens; absent before its first request. */
+  readonly offeredTokens?: number
+  /** What offering every registered tool would weigh instead. */
+  readonly allTokens?: number
+  /** How often its offered tools changed after its first request, each a break of the cached prefix. */
+  readonly cacheBreaks?: number
 }
 
 export interface ToolSearchView {

@@ -7,7 +7,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
-import { TOOL_SEARCH_NAME, compareNames } from '../contract.ts'
+import { CALL_TOOL_NAME, TOOL_SEARCH_NAME, compareNames } from '../contract.ts'
 import { coreTakesName } from '../host/native.ts'
 import { message, type OnceLog } from '../host/report.ts'
 import type { LiveSettings } from '../host/settings.ts'
@@ -15,9 +15,10 @@ import type { Catalogs } from '../search/catalogs.ts'
 import type { AgentOutline, AgentState, RegisteredTools } from '../selection/agent-state.ts'
 import { offerRule } from './defer.ts'
 import { describedSearch, renderOutline } from './outline.ts'
-import { filterAssembly, hasSdkSection } from './prompt-filter.ts'
+import { filterAssembly, presentationOf, toolSections } from './prompt-filter.ts'
 import { codeLanguage, renderOfferedSdk } from './sdk.ts'
 import type { VisibilityPolicy } from './visibility.ts'
+import { weighRequest } from './weight.ts'
 
 const NOTHING_SELECTED: ReadonlySet<string> = new Set()
 
@@ -34,8 +35,10 @@ export class Offering {
   filter(agent: Agent, state: AgentState, assembly: PromptAssembly): PromptAssembly {
     // With an SDK section (code/both) the registry is read directly: under `code` the assembly
     // lists only `run_code`. Otherwise the assembly's own list is the scope's registered set.
-    const sdk = hasSdkSection(assembly)
-    const registered = this.catalogs.registeredFor(agent, state, sdk ? undefined : assembly.tools)
+    state.presentation = presentationOf(assembly)
+    // A stable result carries a found tool's guidance, which the filter takes out of the prompt.
+    state.toolSections = toolSections(assembly)
+    const registered = this.catalogs.registeredFor(agent, state, state.presentation === 'native' ? assembly.tools : undefined)
     const policy = this.policy()
     const rule = offerRule(policy, state.selected, state.deferral.defers(state.turn, this.settings.current, registered, policy))
     const outline = this.outline(state, registered)?.text ?? ''
@@ -43,7 +46,8 @@ export class Offering {
       registered: registered.names,
       offers: name => rule.offers(name),
       sdk: () => {
-        const offered = rule.offered(registered.names).sort(compareNames)
+        // Code reaches every registered tool by name, so `call_tool` has no place in the SDK.
+        const offered = rule.offered(registered.names).filter(name => name !== CALL_TOOL_NAME).sort(compareNames)
         const language = codeLanguage(this.ctx)
         const key = [registered.generation, language, outline, ...offered].join('\n')
         if (state.sdk?.key !== key) {
@@ -54,7 +58,9 @@ export class Offering {
       },
     })
     const tools = filtered.tools.map(tool => (tool.name === TOOL_SEARCH_NAME ? { ...tool, description: describedSearch(tool.description, outline) } : tool))
-    return { ...filtered, tools }
+    const offered = { ...filtered, tools }
+    weighRequest(state, registered, assembly, offered)
+    return offered
   }
 
   /**

@@ -3,6 +3,8 @@
  */
 
 import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
+import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
+import type { Presentation } from '../selection/agent-state.ts'
 import { SDK_SECTION_NAME } from './sdk.ts'
 
 /** Per-tool guidance sections are named `tool:<tool name>` by DSH's tool plugins. */
@@ -21,6 +23,21 @@ export interface AssemblyFilter {
 /** Whether an assembly is in a Code Mode presentation (`code` or `both`). */
 export function hasSdkSection(assembly: PromptAssembly): boolean {
   return assembly.sections.some(section => section.name === SDK_SECTION_NAME && section.text !== '')
+}
+
+/** How an assembly presents tools: only `run_code` and the SDK (`code`), both forms, or native schemas. */
+export function presentationOf(assembly: PromptAssembly): Presentation {
+  if (!hasSdkSection(assembly)) return 'native'
+  return assembly.tools.every(tool => tool.name === RUN_CODE_NAME) ? 'code' : 'both'
+}
+
+/** The `tool:<name>` guidance sections of an assembly, by tool name. */
+export function toolSections(assembly: PromptAssembly): Map<string, string> {
+  const sections = new Map<string, string>()
+  for (const section of assembly.sections) {
+    if (section.name.startsWith(TOOL_SECTION_PREFIX)) sections.set(section.name.slice(TOOL_SECTION_PREFIX.length), section.text)
+  }
+  return sections
 }
 
 /**

@@ -7,18 +7,23 @@
 
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
 import type { ToolSearchSettings } from '../host/config.ts'
-import { TOOL_SEARCH_NAME, type StandingPolicy } from '../contract.ts'
+import { CALL_TOOL_NAME, TOOL_SEARCH_NAME, type StandingPolicy } from '../contract.ts'
 
 /** {@link StandingPolicy}, plus `selected`: a deferred tool this Agent's searches found. */
 export type ToolPolicy = StandingPolicy | 'selected'
 
-/** The visibility rules for one settings value. */
+/**
+ * The visibility rules for one settings value and loading mode. Under `stable` loading a
+ * selection never changes what is offered: found tools stay deferred and run through
+ * `call_tool`, which is offered beside `tool_search`.
+ */
 export class VisibilityPolicy {
   private readonly core: ReadonlySet<string>
   private readonly always: ReadonlySet<string>
   private readonly never: ReadonlySet<string>
 
-  constructor(settings: ToolSearchSettings, core: readonly string[]) {
+  /** @param stable - whether found tools load through `call_tool` (`loading: stable` in force). */
+  constructor(settings: ToolSearchSettings, core: readonly string[], readonly stable = false) {
     this.core = new Set(core)
     this.always = new Set(settings.alwaysVisible)
     this.never = new Set(settings.neverSearch)
@@ -26,7 +31,7 @@ export class VisibilityPolicy {
 
   /** The rule for `name` that holds for every Agent (what the settings page shows). */
   standing(name: string): StandingPolicy {
-    if (name === TOOL_SEARCH_NAME) return 'search'
+    if (name === TOOL_SEARCH_NAME || (this.stable && name === CALL_TOOL_NAME)) return 'search'
     if (this.never.has(name)) return 'never'
     if (this.core.has(name)) return 'core'
     if (this.always.has(name)) return 'always'
@@ -40,7 +45,7 @@ export class VisibilityPolicy {
    */
   classify(name: string, selected: ReadonlySet<string>): ToolPolicy {
     const standing = this.standing(name)
-    return standing === 'deferred' && selected.has(name) ? 'selected' : standing
+    return standing === 'deferred' && !this.stable && selected.has(name) ? 'selected' : standing
   }
 
   /** Whether the model is offered `name`. `run_code` is Code Mode's transport and is left to DSH. */
@@ -52,7 +57,7 @@ export class VisibilityPolicy {
 
   /** Whether `name` belongs in the search corpus. */
   searchable(name: string): boolean {
-    return name !== TOOL_SEARCH_NAME && name !== RUN_CODE_NAME && !this.never.has(name)
+    return this.standing(name) !== 'search' && name !== RUN_CODE_NAME && !this.never.has(name)
   }
 
   /**
@@ -64,7 +69,7 @@ export class VisibilityPolicy {
    */
   offered(registered: ReadonlySet<string>, selected: ReadonlySet<string>): string[] {
     const names = new Set<string>()
-    for (const list of [[TOOL_SEARCH_NAME], this.core, this.always, selected]) {
+    for (const list of [[TOOL_SEARCH_NAME, CALL_TOOL_NAME], this.core, this.always, selected]) {
       for (const name of list) {
         if (registered.has(name) && this.offers(name, selected) && name !== RUN_CODE_NAME) names.add(name)
       }

@@ -10,6 +10,7 @@
 
 import type { JsonValue } from '@deepseek-ai/dsh-session'
 import { coreTakesName, namesTools, type CatalogOutline, type SearchHit, type ToolIndex } from '../host/native.ts'
+import type { PayloadDefinitions } from './definitions.ts'
 import { PAYLOAD_SCHEMA_VERSION, type PayloadTool, type ToolSearchPayload } from './payload.ts'
 
 /**
@@ -37,6 +38,8 @@ export interface SearchScope {
   readonly parametersOf: (name: string) => JsonValue | undefined
   /** The deferred tools in outline. */
   readonly outline: () => CatalogOutline
+  /** Under `loading: stable`, the definitions a result carries for the tools it loads. */
+  readonly define?: (hits: readonly SearchHit[]) => PayloadDefinitions
 }
 
 /**
@@ -57,7 +60,10 @@ export function answerSearch(query: string, limit: number, scope: SearchScope): 
     const payload: ToolSearchPayload = { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, discover: true, tools }
     return tools.length > 0 ? payload : { ...payload, ...nextMove(ranked, false, candidates(), scope) }
   }
-  if (confidentHits(scope.index, ranked, hits).length > 0) return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: hits }
+  if (confidentHits(scope.index, ranked, hits).length > 0) {
+    const stable = scope.define === undefined ? {} : { loading: 'stable' as const, definitions: scope.define(hits) }
+    return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, ...stable, tools: hits }
+  }
   return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: [], ...nextMove(ranked, hits.length > 0, candidates(), scope) }
 }
 

@@ -1,16 +1,22 @@
 /**
  * The `tool_search` result payload. The same canonical JSON is the tool's value, its content text
  * and what the session log keeps; the live commit and the replay of the log both read the
- * selection from that text with the native core (see selection.ts).
+ * selection from that text with the native core (see selection/result.ts).
  *
  * Every field beyond `schemaVersion`, `query` and `tools` is optional and added only when it says
  * something, so version 1 still reads as it did: a plain search result is exactly the payload of
  * earlier versions, and replay of any version-1 log selects what it selected before.
+ *
+ * Under `loading: stable` the found tools' definitions come with the result. They are rendered
+ * as a second text block after the payload's JSON (definitions.ts): the block that selects is
+ * the first and small one, which DSH's tool-result pruner (it keeps the head and the tail of a
+ * long result) leaves whole, and the definitions read as text rather than escaped JSON.
  */
 
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { JsonValue } from '@deepseek-ai/dsh-session'
 import type { SearchHit } from '../host/native.ts'
+import { renderDefinitions, type PayloadDefinitions } from './definitions.ts'
 
 /** Bumped only with a change replay must tell apart; the native replay reads version 1. */
 export const PAYLOAD_SCHEMA_VERSION = 1
@@ -32,8 +38,15 @@ export interface ToolSearchPayload {
   readonly query: string
   /** A `discover:` result: the tools come with their schemas and nothing is selected. */
   readonly discover?: true
-  /** Names, short descriptions and scores; the selection. Schemas arrive as native tools next step. */
+  /** A result under `loading: stable`: the found tools are run through `call_tool`. */
+  readonly loading?: 'stable'
+  /**
+   * Names, short descriptions and scores; the selection. Under native loading their schemas
+   * arrive as native tools from the next step; under stable loading in {@link definitions}.
+   */
   readonly tools: PayloadTool[]
+  /** The found tools' definitions (`loading: stable` only), rendered as the result's second block. */
+  readonly definitions?: PayloadDefinitions
   /** Why `tools` is empty, and what to do next (an empty or weak result only). */
   readonly note?: string
   /** Matches too weak to load: shown, not selected. */
@@ -65,6 +78,7 @@ export const PAYLOAD_SCHEMA = {
     schemaVersion: { type: 'integer', const: PAYLOAD_SCHEMA_VERSION, required: true },
     query: { type: 'string', required: true },
     discover: { type: 'boolean', const: true },
+    loading: { type: 'string', const: 'stable' },
     tools: {
       type: 'array',
       required: true,
@@ -90,6 +104,28 @@ export const PAYLOAD_SCHEMA = {
       },
     },
     otherTools: { type: 'integer' },
+    definitions: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        via: { type: 'string', required: true, enum: ['call_tool', 'run_code'] },
+        tools: {
+          type: 'array',
+          required: true,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              name: { type: 'string', required: true },
+              description: { type: 'string' },
+              parameters: { type: 'json' },
+              declaration: { type: 'string' },
+              guidance: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
   },
 } as const
 
@@ -106,6 +142,7 @@ function canonicalPayload(value: ToolSearchPayload): ToolSearchPayload {
     schemaVersion: PAYLOAD_SCHEMA_VERSION,
     query: value.query,
     ...(value.discover === true ? { discover: true } : {}),
+    ...(value.loading === 'stable' ? { loading: 'stable' } : {}),
     tools: value.tools.map(tool => (tool.parameters === undefined ? hit(tool) : { ...hit(tool), parameters: tool.parameters })),
     ...(value.note === undefined ? {} : { note: value.note }),
     ...(value.candidates === undefined ? {} : { candidates: value.candidates.map(hit) }),
@@ -116,7 +153,14 @@ function canonicalPayload(value: ToolSearchPayload): ToolSearchPayload {
   }
 }
 
-/** The payload as the single text block the model and the session log see. */
+/**
+ * The payload as the text blocks the model and the session log see: its canonical JSON, which
+ * selects, and under stable loading the found tools' definitions after it.
+ */
 export function payloadContent(value: ToolSearchPayload): ContentBlock[] {
-  return [{ type: 'text', text: JSON.stringify(canonicalPayload(value)) }]
+  const selection: ContentBlock = { type: 'text', text: JSON.stringify(canonicalPayload(value)) }
+  const definitions = value.definitions === undefined || value.definitions.tools.length === 0 ? '' : renderDefinitions(value.definitions)
+  // Adapters that flatten a result's text blocks (DSH's DeepSeek adapter joins them as they are)
+  // still show the definitions apart from the JSON.
+  return definitions === '' ? [selection] : [selection, { type: 'text', text: `\n\n${definitions}` }]
 }

@@ -6,7 +6,7 @@
 
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
-import { MAX_LIMIT, MAX_QUERY_CHARS, MIN_LIMIT, TOOL_SEARCH_NAME } from '../contract.ts'
+import { CALL_TOOL_NAME, MAX_LIMIT, MAX_QUERY_CHARS, MIN_LIMIT, TOOL_SEARCH_NAME, type ChoiceOf } from '../contract.ts'
 import { PAYLOAD_SCHEMA, payloadContent, type ToolSearchPayload } from './payload.ts'
 
 /** One validated search. */
@@ -19,32 +19,45 @@ export interface SearchRequest {
   readonly limit: number
 }
 
-/** The description as registered; the model reads it with the catalog outline appended (outline.ts). */
-export const DESCRIPTION = 'Find tools that are installed but not loaded yet. Only a small set of tools is '
-  + 'offered up front; many more (MCP servers, integrations, less common built-ins) are deferred to '
-  + 'keep requests small. Describe the capability you need in a few keywords (for example '
-  + '"create github issue" or "query postgres"), or pass a tool\'s exact name. Each match comes back '
-  + 'with its name, a short description and a relevance score; the full definitions of the '
-  + 'returned tools are added from your next step on, and you call them by name like any other tool. '
-  + 'Query forms: "select:name_a,name_b" loads exactly those tools; "+word" requires the word in every '
-  + 'match ("+github issue"); "discover:<query>" shows the matches with their full parameter schemas '
-  + 'and loads none. When nothing matches well nothing is loaded, and the result says what to try next. '
-  + 'Tools you can already call are left out of the matches unless you ask for one by exact name.'
+/** How the description says found tools are used, by `loading`. */
+const FOUND_TOOLS = {
+  native: 'the full definitions of the returned tools are added from your next step on, and you call them by name like any other tool. ',
+  stable: 'the result also carries the full definition of each returned tool, and you run one with '
+    + `${CALL_TOOL_NAME}({"name": "<tool name>", "arguments": {...}}) (inside run_code, as tools.<tool name>(args)). `,
+} as const satisfies Record<ChoiceOf<'loading'>, string>
 
 /**
- * Build the definition for the current default limit. The limit's description states that
- * default, so the plugin registers a fresh definition whenever the setting changes.
+ * The description as registered under a `loading` mode; the model reads it with the catalog
+ * outline appended (outline.ts).
+ */
+export function searchDescription(loading: ChoiceOf<'loading'>): string {
+  return 'Find tools that are installed but not loaded yet. Only a small set of tools is '
+    + 'offered up front; many more (MCP servers, integrations, less common built-ins) are deferred to '
+    + 'keep requests small. Describe the capability you need in a few keywords (for example '
+    + '"create github issue" or "query postgres"), or pass a tool\'s exact name. Each match comes back '
+    + `with its name, a short description and a relevance score; ${FOUND_TOOLS[loading]}`
+    + 'Query forms: "select:name_a,name_b" loads exactly those tools; "+word" requires the word in every '
+    + 'match ("+github issue"); "discover:<query>" shows the matches with their full parameter schemas '
+    + 'and loads none. When nothing matches well nothing is loaded, and the result says what to try next. '
+    + 'Tools you can already call are left out of the matches unless you ask for one by exact name.'
+}
+
+/**
+ * Build the definition for the current default limit and loading mode, which its text states:
+ * the plugin registers a fresh definition whenever either setting changes.
  * @param defaultLimit - results returned when the call omits `limit`.
+ * @param loading - how found tools are used (the `loading` in force).
  * @param search - answers one validated request (throws a clear `Error` when it cannot).
  * @returns the registry-ready definition.
  */
 export function createToolSearchTool(
   defaultLimit: number,
+  loading: ChoiceOf<'loading'>,
   search: (request: SearchRequest) => ToolSearchPayload,
 ): ToolDefinition {
   return defineTool({
     name: TOOL_SEARCH_NAME,
-    description: DESCRIPTION,
+    description: searchDescription(loading),
     parameters: {
       query: {
         type: 'string',

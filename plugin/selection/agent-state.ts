@@ -34,6 +34,23 @@ export interface AgentOutline {
 /** Where a selection came from: the model's own search, or a prefetch from the user's message. */
 export type SelectionOrigin = 'search' | 'prefetch'
 
+/** How an Agent's requests present tools (DSH's `tools` row mode), read from its last assembly. */
+export type Presentation = 'native' | 'code' | 'both'
+
+/** What the Agent's last request offered (see offer/weight.ts), for the web card. */
+export interface OfferedWeight {
+  /** What the offered schemas (and Code Mode SDK) are estimated to cost, in tokens. */
+  readonly offeredTokens: number
+  /** What offering every registered tool would cost instead. */
+  readonly allTokens: number
+  /** How often the offered tools changed after the Agent's first request: each change ends the cached prefix. */
+  readonly changes: number
+  /** The offered tools (and SDK text) the numbers are for. */
+  readonly key: string
+  /** The catalog generation `allTokens` was weighed at. */
+  readonly generation: number
+}
+
 /**
  * One Agent's selection and caches. The selection grows with every search; settings can hide a
  * selected tool (neverSearch) without the Agent forgetting it, and only an eviction under
@@ -53,6 +70,14 @@ export class AgentState {
   readonly deferral = new AgentDeferral()
   /** The turn its last claimed message belongs to (`agent/inbox/claimed`); a new one starts a turn. */
   turn: number | undefined
+  /** How its last request presented tools; undefined before its first. */
+  presentation: Presentation | undefined
+  /** The `tool:<name>` guidance sections of its last assembly, by tool name, before filtering. */
+  toolSections: ReadonlyMap<string, string> = new Map()
+  /** Tools a prefetch loaded under stable loading whose definitions the step's messages still owe. */
+  prefetchedDefinitions: string[] = []
+  /** What its last request offered; undefined before its first. */
+  weight: OfferedWeight | undefined
 
   /**
    * @param replayed - the selection rebuilt from the Agent's session log: which of it a prefetch

@@ -1,0 +1,145 @@
+/**
+ * `loading: stable` on the host side: `call_tool`'s registration and its rules (which tool a call
+ * may run), the definitions a search result carries, and the message that brings a prefetch's
+ * definitions after the user's message. Under `native` none of it is in force.
+ */
+
+import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
+import type { JsonValue } from '@deepseek-ai/dsh-session'
+import { RUN_CODE_NAME, type ToolDefinition } from '@deepseek-ai/dsh-tools'
+import { CALL_TOOL_NAME, TOOL_SEARCH_NAME } from '../contract.ts'
+import { createCallTool } from '../call/tool.ts'
+import { codeLanguage } from '../offer/sdk.ts'
+import type { VisibilityPolicy } from '../offer/visibility.ts'
+import { defineTools, renderDefinitions, type DefinedTool, type PayloadDefinitions } from '../search/definitions.ts'
+import type { AgentState, RegisteredTools } from '../selection/agent-state.ts'
+import { message, report } from './report.ts'
+
+/** Tools `call_tool` never runs: each is called directly, and running one inside it would nest. */
+const NOT_CALLABLE = new Set([CALL_TOOL_NAME, TOOL_SEARCH_NAME, RUN_CODE_NAME])
+/** Names spelled like an unknown one that its error suggests. */
+const SUGGESTED = 3
+
+/** What stable loading reads from the runtime. */
+export interface LoadingDeps {
+  readonly policy: () => VisibilityPolicy
+  readonly stateOf: (agent: Agent) => AgentState | undefined
+  /** The attached Agents, whose scopes a call card's target is looked up in. */
+  readonly agents: () => readonly Agent[]
+  /** Registered names spelled like `name` in the Agent's catalog. */
+  readonly nearest: (agent: Agent, name: string) => string[]
+}
+
+export class StableLoading {
+  private unregister: (() => void) | undefined
+  /** Why `call_tool` could not be registered, once said; stable loading is off meanwhile. */
+  private failure: string | undefined
+
+  constructor(private readonly ctx: Context, private readonly deps: LoadingDeps) {}
+
+  /** Whether found tools load through `call_tool` now: stable is set and the tool is ours. */
+  get active(): boolean {
+    return this.unregister !== undefined
+  }
+
+  /**
+   * Register `call_tool` when `stable` is wanted and unregister it otherwise. Never throws: when
+   * another plugin owns the name, found tools load natively and the user is told why.
+   * @returns whether {@link active} changed.
+   */
+  apply(stable: boolean): boolean {
+    const was = this.active
+    if (!stable) {
+      this.unregister?.()
+      this.unregister = undefined
+      this.failure = undefined
+    } else if (!was) {
+      try {
+        this.unregister = this.ctx.tools.register(createCallTool(this.ctx.tools, {
+          target: (agent, name) => this.target(agent, name),
+          presenter: name => this.presenter(name),
+        }))
+        this.failure = undefined
+      } catch (error) {
+        const reported = this.failure !== undefined
+        this.failure = `cannot register ${CALL_TOOL_NAME} (${message(error)})`
+        if (!reported) report(this.ctx, `${this.failure}; found tools load natively until it can`)
+      }
+    }
+    return was !== this.active
+  }
+
+  /**
+   * The definitions a result carries for the tools it loads, in the form the Agent runs them:
+   * through `call_tool`, or in Code Mode inside `run_code`.
+   * @param summaries - each hit's summary, which the result carries beside them.
+   */
+  define(agent: Agent | undefined, state: AgentState | undefined, registered: RegisteredTools, names: readonly string[], summaries?: ReadonlyMap<string, string>): PayloadDefinitions {
+    const code = state?.presentation === 'code'
+    const tools = names.flatMap((name): DefinedTool[] => {
+      const tool = registered.tools.find(candidate => candidate.name === name)
+      if (tool === undefined) return []
+      const guidance = state?.toolSections.get(name)
+      const output = code ? agent === undefined ? undefined : this.ctx.tools.get(name, agent)?.output.schema : undefined
+      return [{
+        name,
+        description: typeof tool.description === 'string' ? tool.description : '',
+        parameters: tool.parameters as JsonValue,
+        ...(output === undefined ? {} : { output: output as JsonValue }),
+        ...(guidance === undefined ? {} : { guidance }),
+      }]
+    })
+    return defineTools(tools, code ? { via: 'run_code', language: codeLanguage(this.ctx) } : { via: 'call_tool' }, summaries)
+  }
+
+  /**
+   * The message that follows the user's under stable loading when a prefetch loaded tools for it:
+   * their definitions, where the tools' schemas would otherwise have joined the request.
+   */
+  prefetched(agent: Agent, state: AgentState, registered: RegisteredTools, names: readonly string[]): UserMessage | undefined {
+    const definitions = this.define(agent, state, registered, names)
+    if (definitions.tools.length === 0) return undefined
+    const text = `Tools loaded for this message by ${TOOL_SEARCH_NAME} (prefetch): ${definitions.tools.map(tool => tool.name).join(', ')}.\n\n${renderDefinitions(definitions)}`
+    return createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'plugin', plugin: 'dsh-tool-search' } })
+  }
+
+  /** The definition `agent` may run through `call_tool` as `name`, or why not. */
+  private target(agent: Agent | undefined, name: string): ToolDefinition {
+    if (NOT_CALLABLE.has(name)) throw new Error(`call_tool: ${name} cannot be run through call_tool; call ${name} directly.`)
+    if (agent === undefined) throw new Error('call_tool: runs only a tool an agent found, and this call has no agent.')
+    const policy = this.deps.policy()
+    const standing = policy.standing(name)
+    if (standing === 'never') throw new Error(`call_tool: ${name} is blocked by the user's neverSearch setting and cannot be run.`)
+    const definition = this.ctx.tools.get(name, agent)
+    if (definition === undefined) {
+      const nearest = this.deps.nearest(agent, name).slice(0, SUGGESTED)
+      throw new Error(`call_tool: no tool named "${name}" is installed for this agent${nearest.length > 0 ? ` (similar names: ${nearest.join(', ')})` : ''}. `
+        + `Find the tool you need with ${TOOL_SEARCH_NAME}.`)
+    }
+    const state = this.deps.stateOf(agent)
+    // An Agent the plugin could not attach to is offered every tool, so it may run any.
+    const found = standing !== 'deferred' || state === undefined || state.selected.has(name) || state.dropped.has(name)
+    if (!found) {
+      throw new Error(`call_tool: ${name} is installed but not loaded yet. Call ${TOOL_SEARCH_NAME} with {"query": "select:${name}"}: `
+        + 'its result carries the definition. Then call call_tool again.')
+    }
+    return definition
+  }
+
+  /**
+   * The definition whose card a call of `name` is shown with. A presenter is given no Agent, so
+   * the global registry answers first and then the attached Agents' scopes (the web profile
+   * mounts tools per preset); a call whose tool neither knows gets the generic card.
+   */
+  private presenter(name: string): ToolDefinition | undefined {
+    const global = this.ctx.tools.get(name)
+    if (global !== undefined) return global
+    for (const agent of this.deps.agents()) {
+      const scoped = this.ctx.tools.get(name, agent)
+      if (scoped !== undefined) return scoped
+    }
+    return undefined
+  }
+}
