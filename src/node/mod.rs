@@ -99,20 +99,21 @@ impl ToolIndex {
         let asked = args::index_options(options)?;
         let mut notes = Vec::new();
         // A lexical index never reads the model file.
-        let model =
-            match asked {
-                Some(Ranking::Lexical) => None,
-                Some(Ranking::Hybrid) => match default_model().map_err(invalid)? {
-                    Some(model) => Some(model),
-                    None => return Err(invalid(format!(
+        let model = match asked {
+            Some(Ranking::Lexical) => None,
+            Some(Ranking::Hybrid) => match default_model().map_err(invalid)? {
+                Some(model) => Some(model),
+                None => {
+                    return Err(invalid(format!(
                         "ranking 'hybrid' needs the semantic model, and the package {MODEL_PACKAGE} is not installed"
-                    ))),
-                },
-                None => default_model().unwrap_or_else(|error| {
-                    notes.push(format!("the semantic model cannot be used, so searches are lexical: {error}"));
-                    None
-                }),
-            };
+                    )))
+                }
+            },
+            None => default_model().unwrap_or_else(|error| {
+                notes.push(format!("the semantic model cannot be used, so searches are lexical: {error}"));
+                None
+            }),
+        };
         let model = model.map(|(model, note)| {
             notes.extend(note);
             model
