@@ -108,7 +108,8 @@ const codeSearch = {
 }
 
 const nativeBaseline = {
-  model(body) {
+  // A plain function, not a method: the scenarios below reuse it as their own.
+  model: (body) => {
     const calls = completedCalls(body)
     return calls.length === 0 ? call(TARGET, CITY) : answer(calls.at(-1).result)
   },
@@ -235,14 +236,14 @@ function payloadProblems(text, compact) {
   // Native content is the persisted payload itself; in Code Mode it is
   // run_code's pretty rendering of the same value, so only native is compact.
   if (compact && text !== JSON.stringify(value)) problems.push('not compact canonical JSON')
-  if (!isDeepStrictEqual(Object.keys(value), ['schemaVersion', 'query', 'tools'])) problems.push(`keys ${Object.keys(value)}`)
+  if (!isDeepStrictEqual(Object.keys(value), ['schemaVersion', 'query', 'tools'])) problems.push(`keys ${Object.keys(value).join(',')}`)
   if (value.schemaVersion !== 1) problems.push(`schemaVersion ${value.schemaVersion}`)
   if (value.query !== QUERY) problems.push(`query ${JSON.stringify(value.query)}`)
   if (!Array.isArray(value.tools) || value.tools.length === 0) return [...problems, 'tools is not a non-empty array']
   for (const [index, hit] of value.tools.entries()) {
     const where = `tools[${index}]`
     if (hit === null || typeof hit !== 'object') { problems.push(`${where} is not an object`); continue }
-    if (!isDeepStrictEqual(Object.keys(hit), ['name', 'description', 'score'])) problems.push(`${where} keys ${Object.keys(hit)}`)
+    if (!isDeepStrictEqual(Object.keys(hit), ['name', 'description', 'score'])) problems.push(`${where} keys ${Object.keys(hit).join(',')}`)
     if (typeof hit.name !== 'string' || hit.name === '') problems.push(`${where}.name`)
     if (typeof hit.description !== 'string' || hit.description.length > 240 || /\s{2}|[\n\t]/.test(hit.description)) {
       problems.push(`${where}.description is not collapsed text of at most 240 chars`)
