@@ -30,17 +30,8 @@ import { createHarness, type Harness } from '../support/harness.ts'
 // plugin's index cache lets go of indexes no Agent uses.
 const built = vi.hoisted(() => ({ indexes: [] as WeakRef<object>[] }))
 vi.mock('../../index.js', async (importOriginal) => {
-  const native = await importOriginal<typeof import('../../index.js')>()
-  return {
-    ...native,
-    ToolIndex: {
-      fromJson(json: string) {
-        const index = native.ToolIndex.fromJson(json)
-        built.indexes.push(new WeakRef(index))
-        return index
-      },
-    },
-  }
+  const { observeIndexBuilds } = await import('../support/observed-native.ts')
+  return observeIndexBuilds(await importOriginal(), (_json, index) => { built.indexes.push(new WeakRef(index)) })
 })
 
 const AGENTS = 50
