@@ -134,7 +134,7 @@ describe('prefetch from the user\'s message', () => {
     const forkPoint = parent.session.events.findLast(event => event.type === 'turn/end')?.seq
     await harness.run(parent, ASK_MAIL, reply('ok'))
     const copy = harness.ctx.sessions.fork(parent.session, forkPoint, SessionId('parent-copy'))
-    const { agent: child } = await harness.agent('child', { seed: copy.events, meta: { parentSession: parent.id, seedLength: copy.events.length } })
+    const { agent: child } = await harness.fork('child', parent, copy.events)
     await harness.run(child, 'continue', reply('ok'))
     expect(deferredOffered(harness)).toEqual([WEATHER])
   })

@@ -68,6 +68,11 @@ export interface Harness {
   /** Resume a persisted session through `ctx.agents.resume`. */
   resume(id: string): Promise<AgentHandle>
   /**
+   * Create an Agent on a copy of `parent`'s session, as DSH's Web fork and subagent_fork do: seeded
+   * with its events (all of them, or the prefix a store's fork cut) and naming it as the parent.
+   */
+  fork(id: string, parent: Agent, seed?: NonNullable<CreateAgentOptions['seed']>): Promise<AgentHandle>
+  /**
    * Run one user turn with the given model steps and wait until the Agent is idle again.
    * @throws when the Agent reported an error or left scripted steps unused.
    */
@@ -129,6 +134,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     errors,
     agent: (id, extra = {}) => ctx.agents.create({ ...extra, sessionId: SessionId(id), agentOptions: MODEL }),
     resume: id => ctx.agents.resume({ resumeSessionId: SessionId(id), agentOptions: MODEL }),
+    fork: (id, parent, seed = parent.session.events) => ctx.agents.create({
+      seed,
+      meta: { parentSession: parent.id, seedLength: seed.length },
+      sessionId: SessionId(id),
+      agentOptions: MODEL,
+    }),
     async run(agent, text, ...steps) {
       const before = agentErrors.length
       model.script(...steps)

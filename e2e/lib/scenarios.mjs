@@ -33,16 +33,26 @@ export function scenario({ mode, withPlugin, missingBinary, defer = 'always' }) 
   return withPlugin ? codeSearch : codeBaseline
 }
 
-const nativeSearch = {
-  model(body) {
+/**
+ * The model of a scenario that searches: `search` first, then `use` the top hit on the city (or
+ * say that the search found nothing), then answer with what the tool returned.
+ * @param {() => unknown} search
+ * @param {(found: string) => unknown} use
+ */
+function searchThenUse(search, use) {
+  return (body) => {
     const calls = completedCalls(body)
-    if (calls.length === 0) return call('tool_search', { query: QUERY })
+    if (calls.length === 0) return search()
     if (calls.length === 1) {
       const found = topHit(calls[0].result)
-      return found ? call(found, CITY) : answer('tool_search found nothing')
+      return found ? use(found) : answer('tool_search found nothing')
     }
     return answer(calls.at(-1).result)
-  },
+  }
+}
+
+const nativeSearch = {
+  model: searchThenUse(() => call('tool_search', { query: QUERY }), (found) => call(found, CITY)),
   check(observed, checks) {
     const [first, second, third] = observed.requests
     commonChecks(observed, checks, 3)
@@ -69,19 +79,10 @@ const nativeSearch = {
 }
 
 const codeSearch = {
-  model(body) {
-    const calls = completedCalls(body)
-    if (calls.length === 0) {
-      return runCode(`return await tools.tool_search(${JSON.stringify({ query: QUERY })})`, 'Find a tool for the forecast')
-    }
-    if (calls.length === 1) {
-      const found = topHit(calls[0].result)
-      return found
-        ? runCode(`return await tools[${JSON.stringify(found)}](${JSON.stringify(CITY)})`, 'Get the Paris forecast')
-        : answer('tool_search found nothing')
-    }
-    return answer(calls.at(-1).result)
-  },
+  model: searchThenUse(
+    () => runCode(`return await tools.tool_search(${JSON.stringify({ query: QUERY })})`, 'Find a tool for the forecast'),
+    (found) => runCode(`return await tools[${JSON.stringify(found)}](${JSON.stringify(CITY)})`, 'Get the Paris forecast'),
+  ),
   check(observed, checks) {
     const [first, second, third] = observed.requests
     commonChecks(observed, checks, 3)
