@@ -69,7 +69,7 @@ async function scriptedModel() {
   if (cache) rmSync(cache, { recursive: true, force: true, maxRetries: 3 })
   const firstHeader = readFileSync(join(baseline, 'session-native.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((event) => event.type === 'request/header')
   say()
-  say(`== without dsh-tool-search (native mode)`)
+  say('== without dsh-tool-search (native mode)')
   say(`   step 1: the model is offered ${firstHeader ? offer(firstHeader.data.header) : 'nothing (the baseline run failed)'}`)
   say()
   say(`Full JSON reports: ${join(out, 'profile-e2e-report.json')}, ${join(baseline, 'profile-e2e-report.json')}`)

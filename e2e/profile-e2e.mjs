@@ -408,7 +408,7 @@ async function installPlugins(name, env, { dsh, hmrPatch, fixture, plugin }, che
 }
 
 /** The installed package's command line, plain JavaScript beside the built dist/ it reads its rules from. */
-function installedCli(env, packageName, query = 'create a github issue', limit = 1, catalog = undefined) {
+function installedCli(env, packageName, query = 'create a github issue', limit = 1, catalog) {
   const args = ['search', query, '-n', String(limit), '--json', ...catalog ? ['-c', catalog] : []]
   return run(process.execPath, [join(profileDir(env), 'node_modules', packageName, 'bin', 'dsh-tool-search.js'), ...args], { env })
 }

@@ -22,7 +22,6 @@
 // --chromium  the browser (also env CHROMIUM_PATH; default /usr/bin/chromium, Debian's package)
 // --keep      keep the scratch folder (DSH_HOME, tarballs, browser profile) for debugging
 // Env DSH_E2E_CACHE: folder to keep the DSH install in between runs.
-import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -31,7 +30,7 @@ import { parseArgs } from 'node:util'
 import { chromium } from 'playwright-core'
 import { parse as parseYaml } from 'yaml'
 import { DSH_VERSION, HMR_PATCH, installDsh } from './lib/dsh-install.mjs'
-import { killAll, onInterrupt, runOk, tail } from './lib/processes.mjs'
+import { killAll, onInterrupt, runOk, startGroup, stopGroup, tail } from './lib/processes.mjs'
 import { installIntoProfile, nativeInstall, packPlugin, platformKey } from './lib/profile.mjs'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -320,13 +319,12 @@ async function installPlugin(dsh, env) {
 
 /** Start `dsh web` in its own process group and wait for the URL it prints. */
 function startDshWeb(bin, args, { cwd, env }) {
-  const child = spawn(bin, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = startGroup(bin, args, { cwd, env })
   servers.push({ child })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8')
   child.stderr.setEncoding('utf8').on('data', (text) => { stderr += text })
-  process.on('exit', () => { signalGroup(child, 'SIGKILL') })
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`dsh web printed no URL within 60 s:\n${tail(stderr || stdout)}`)), 60_000)
     child.stdout.on('data', (text) => {
@@ -342,26 +340,6 @@ function startDshWeb(bin, args, { cwd, env }) {
       reject(new Error(`dsh web exited (${code ?? signal}) before serving:\n${tail(stderr || stdout)}`))
     })
   })
-}
-
-/** SIGTERM to dsh and everything it started; SIGKILL for what is left after 5 s. */
-async function stopGroup(child) {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    signalGroup(child, 'SIGKILL') // stragglers of a leader that already exited
-    return
-  }
-  const exited = new Promise((resolveExit) => { child.once('exit', resolveExit) })
-  signalGroup(child, 'SIGTERM')
-  await Promise.race([exited, new Promise((resolveWait) => setTimeout(resolveWait, 5_000))])
-  signalGroup(child, 'SIGKILL')
-}
-
-function signalGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal)
-  } catch {
-    // the group is gone
-  }
 }
 
 /** The plugin's own routes on the running server, checked over plain HTTP. */

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Every test, in order (`pnpm test`): the Rust core, the build, the type
-// check of what the build does not compile (tests, command line, benchmark),
-// the vitest suites, the native loader under Node 20, the profile E2E on the
-// real dsh CLI, and the web check when the package defines one. Stops at the
-// first failing step, since each later step depends on the earlier ones, and
-// ends with one summary line.
+// Every test, in order (`pnpm test`): the style gates (`pnpm lint`: rustfmt,
+// clippy, oxlint, jscpd and the type check of what the build does not
+// compile), the Rust core, the build, the vitest suites, the native loader
+// under Node 20, the profile E2E on the real dsh CLI, and the web check when
+// the package defines one. Stops at the first failing step, since each later
+// step depends on the earlier ones, and ends with one summary line.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -14,9 +14,9 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const scripts = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).scripts ?? {}
 
 const steps = [
+  { name: 'style gates', command: 'pnpm', args: ['run', 'lint'] },
   { name: 'Rust core', command: 'cargo', args: ['test', '--release', '--lib'] },
   { name: 'build', command: 'pnpm', args: ['run', 'build'] },
-  { name: 'type check', command: 'pnpm', args: ['run', 'typecheck'] },
   { name: 'vitest suites', command: 'pnpm', args: ['exec', 'vitest', 'run'] },
   { name: 'native loader under Node 20', ...node20Smoke() },
   { name: 'profile E2E', command: 'pnpm', args: ['run', 'e2e:profile'] },

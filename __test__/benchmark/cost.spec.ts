@@ -95,7 +95,7 @@ describe('the break-even step', () => {
 })
 
 describe('the cost section of the recorded results', () => {
-  interface SessionRow { steps: number, saved: { deferred: number }, breakEvenStep: { deferred: number | null } }
+  interface SessionRow { steps: number; saved: { deferred: number }; breakEvenStep: { deferred: number | null } }
   const rows = new Map<string, { sessions: SessionRow[] }>(results.cost.rows.map((row: { id: string }) => [row.id, row]))
   const session = (id: string, steps: number) => rows.get(id)?.sessions.find(s => s.steps === steps)
 

@@ -22,7 +22,7 @@ export function cli(args: readonly string[], input?: string, cwd?: string): Run 
 }
 
 /** Runs with `--json` added and parses standard output. */
-export function cliJson<T>(args: readonly string[]): { code: number | null, json: T } {
+export function cliJson<T>(args: readonly string[]): { code: number | null; json: T } {
   const run = cli([...args, '--json'])
   return { code: run.code, json: JSON.parse(run.stdout) as T }
 }

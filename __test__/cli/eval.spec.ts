@@ -11,7 +11,7 @@ interface EvalJson {
   r5: number
   r10: number
   ndcg10: number
-  missed: { query: string, relevant: string[], found: string[] }[]
+  missed: { query: string; relevant: string[]; found: string[] }[]
   unknown: string[]
 }
 
@@ -53,7 +53,7 @@ describe('eval', () => {
     const root = join(import.meta.dirname, '..', '..')
     const data = join(root, 'bench', 'data', 'tooltalk')
     const { json } = cliJson<EvalJson>(['eval', '-c', join(data, 'catalog.json'), '-r', join(data, 'queries.jsonl')])
-    const results = JSON.parse(readFileSync(join(root, 'docs', 'benchmark-results.json'), 'utf8')) as { eval: { sets: { id: string, hybrid: { all: object } }[] } }
+    const results = JSON.parse(readFileSync(join(root, 'docs', 'benchmark-results.json'), 'utf8')) as { eval: { sets: { id: string; hybrid: { all: object } }[] } }
     const recorded = results.eval.sets.find(set => set.id === 'tooltalk')?.hybrid.all
     expect(recorded).toBeDefined()
     expect({ requests: json.requests, r1: json.r1, r5: json.r5, r10: json.r10, ndcg10: json.ndcg10 }).toEqual(recorded)

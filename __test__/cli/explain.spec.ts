@@ -6,7 +6,7 @@ interface ExplainJson extends Explanation {
   query: string
   ranking: 'lexical' | 'hybrid'
   matches: number
-  above: { name: string, score: number }[]
+  above: { name: string; score: number }[]
 }
 
 const WEATHER = fixture('weather.json')

@@ -30,7 +30,7 @@ copyFileSync(fixture('weather.json'), join(dir, 'weather.json'))
 copyFileSync(fixture('weather-requests.jsonl'), join(dir, 'requests.jsonl'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-interface Example { command: string, args: string[], output: string, code: number | undefined }
+interface Example { command: string; args: string[]; output: string; code: number | undefined }
 
 function examples(text: string): Example[] {
   const found: Example[] = []

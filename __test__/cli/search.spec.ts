@@ -7,7 +7,7 @@ interface SearchJson {
   query: string
   catalog: string
   matches: number
-  tools: { name: string, description: string, score: number }[]
+  tools: { name: string; description: string; score: number }[]
 }
 
 const WEATHER = fixture('weather.json')

@@ -137,7 +137,7 @@ describe('hostile input to the native core', () => {
     const child = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60_000 })
     expect({ status: child.status, signal: child.signal, stderr: child.stderr }).toEqual({ status: 0, signal: null, stderr: '' })
     const outcomes = Object.fromEntries(child.stdout.trim().split('\n').map((line) => {
-      const { case: name, ...outcome } = JSON.parse(line) as { case: string, error?: string, value?: unknown }
+      const { case: name, ...outcome } = JSON.parse(line) as { case: string; error?: string; value?: unknown }
       return [name, outcome]
     }))
     const huge = 2 ** 28

@@ -22,7 +22,7 @@ afterEach(() => { setModelPath(MODEL) })
 
 describe('the semantic model', () => {
   it('is the files the pinned builds record', () => {
-    const inputs = JSON.parse(readFileSync(new URL('model/build/inputs.json', ROOT), 'utf8')) as { output: { sha256: string }, encoder_output: { sha256: string } }
+    const inputs = JSON.parse(readFileSync(new URL('model/build/inputs.json', ROOT), 'utf8')) as { output: { sha256: string }; encoder_output: { sha256: string } }
     expect(createHash('sha256').update(readFileSync(MODEL)).digest('hex')).toBe(inputs.output.sha256)
     expect(createHash('sha256').update(readFileSync(ENCODER)).digest('hex')).toBe(inputs.encoder_output.sha256)
   })

@@ -67,10 +67,7 @@ describe('Code Mode (`code`): only run_code is native, tools live in the SDK sec
     await harness.run(parent, 'weather?',
       runCode('c1', 'return (await tools.tool_search({ query: "weather forecast" })).tools.length'),
       reply('ok'))
-    const { agent: child } = await harness.agent('child', {
-      seed: parent.session.events,
-      meta: { parentSession: parent.id, seedLength: parent.session.events.length },
-    })
+    const { agent: child } = await harness.fork('child', parent)
     await harness.run(child, 'continue', reply('ok'))
     expect(sdkTools(harness.model.system())).toContain(WEATHER)
     expect(sdkTools(harness.model.system())).not.toContain(GITHUB)
@@ -87,10 +84,7 @@ describe('Code Mode (`code`): only run_code is native, tools live in the SDK sec
 
     // The sub-call's tool/code-dispatch event is logged whatever the program does next, so the
     // replayed selection of a fork agrees with the live one.
-    const { agent: child } = await harness.agent('child', {
-      seed: parent.session.events,
-      meta: { parentSession: parent.id, seedLength: parent.session.events.length },
-    })
+    const { agent: child } = await harness.fork('child', parent)
     await harness.run(child, 'continue', reply('ok'))
     expect(sdkTools(harness.model.system())).toContain(WEATHER)
   })

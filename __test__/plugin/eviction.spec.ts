@@ -168,7 +168,7 @@ describe('maxSelected and the session log', () => {
     await h.run(parent, 'mail', search('c9', 'send an email'), reply('ok'))
 
     const copy = h.ctx.sessions.fork(parent.session, forkPoint, SessionId('parent-copy'))
-    const { agent: child } = await h.agent('child', { seed: copy.events, meta: { parentSession: parent.id, seedLength: copy.events.length } })
+    const { agent: child } = await h.fork('child', parent, copy.events)
     await h.run(child, 'continue', reply('ok'))
     expect(deferredOffered(h)).toEqual([POSTGRES, WEATHER].sort())
   })

@@ -6,16 +6,8 @@ import { reply, toolCall } from '../support/scripted-model.ts'
 // Count native index builds: the real ToolIndex, with `fromJson` observed.
 const builds = vi.hoisted(() => ({ catalogs: [] as string[] }))
 vi.mock('../../index.js', async (importOriginal) => {
-  const native = await importOriginal<typeof import('../../index.js')>()
-  return {
-    ...native,
-    ToolIndex: {
-      fromJson(json: string) {
-        builds.catalogs.push(json)
-        return native.ToolIndex.fromJson(json)
-      },
-    },
-  }
+  const { observeIndexBuilds } = await import('../support/observed-native.ts')
+  return observeIndexBuilds(await importOriginal(), (json) => { builds.catalogs.push(json) })
 })
 
 let harness: Harness

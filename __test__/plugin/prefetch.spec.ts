@@ -117,7 +117,7 @@ describe('prefetch from the user\'s message', () => {
     await first.run(agent, ASK_WEATHER, reply('ok'))
     await first.ctx.sessions.flush(agent.session)
     await scope.close(first)
-    expect((await readdir(root, { recursive: true })).some(path => /session\.jsonl\.zstd$/.test(path))).toBe(true)
+    expect((await readdir(root, { recursive: true })).some(path => path.endsWith('session.jsonl.zstd'))).toBe(true)
 
     // Prefetch off after the restart: what comes back is the log's, not a new prefetch.
     const second = await harnessWith({}, { persistenceRoot: root, invariants: true })
@@ -134,7 +134,7 @@ describe('prefetch from the user\'s message', () => {
     const forkPoint = parent.session.events.findLast(event => event.type === 'turn/end')?.seq
     await harness.run(parent, ASK_MAIL, reply('ok'))
     const copy = harness.ctx.sessions.fork(parent.session, forkPoint, SessionId('parent-copy'))
-    const { agent: child } = await harness.agent('child', { seed: copy.events, meta: { parentSession: parent.id, seedLength: copy.events.length } })
+    const { agent: child } = await harness.fork('child', parent, copy.events)
     await harness.run(child, 'continue', reply('ok'))
     expect(deferredOffered(harness)).toEqual([WEATHER])
   })

@@ -1,35 +1,23 @@
-import { rm } from 'node:fs/promises'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SessionId } from '@deepseek-ai/dsh-session'
-import { createHarness, tempDir, type Harness, NATIVE } from '../support/harness.ts'
+import { NATIVE } from '../support/harness.ts'
+import { perTest } from '../support/per-test.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 
 const WEATHER = 'mcp__weather__forecast'
 const GITHUB = 'mcp__github__create_issue'
 
-const open: Harness[] = []
-const dirs: string[] = []
-afterEach(async () => {
-  for (const harness of open.splice(0)) await harness.close()
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
-})
-
-async function harnessAt(persistenceRoot?: string): Promise<Harness> {
-  const harness = await createHarness({ plugin: NATIVE, ...(persistenceRoot === undefined ? {} : { persistenceRoot }) })
-  open.push(harness)
-  return harness
-}
+const each = perTest()
+const harnessAt = (persistenceRoot?: string) => each.harness({ plugin: NATIVE, ...(persistenceRoot === undefined ? {} : { persistenceRoot }) })
 
 describe('rebuilding the selection when an Agent attaches', () => {
   it('a resumed Agent is offered what it had found, without searching again', async () => {
-    const root = await tempDir()
-    dirs.push(root)
+    const root = await each.dir()
     const first = await harnessAt(root)
     const { agent } = await first.agent('a1')
     await first.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast' }), reply('ok'))
     await first.ctx.sessions.flush(agent.session)
-    await first.close()
-    open.splice(open.indexOf(first), 1)
+    await each.close(first)
 
     const second = await harnessAt(root)
     const { agent: resumed } = await second.resume('a1')
@@ -49,10 +37,7 @@ describe('rebuilding the selection when an Agent attaches', () => {
     // The store's fork cuts a completed-turn prefix; an Agent is then created on it with a seed,
     // as DSH's Web fork and subagent_fork do.
     const copy = harness.ctx.sessions.fork(parent.session, forkPoint, SessionId('parent-copy'))
-    const { agent: child } = await harness.agent('child', {
-      seed: copy.events,
-      meta: { parentSession: parent.id, seedLength: copy.events.length },
-    })
+    const { agent: child } = await harness.fork('child', parent, copy.events)
     expect(child.session.events.filter(event => event.type === 'tool/call')).toHaveLength(1)
     await harness.run(child, 'continue', reply('ok'))
     expect(harness.model.toolNames()).toContain(WEATHER)

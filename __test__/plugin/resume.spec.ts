@@ -2,13 +2,14 @@
 // plugin, through DSH's real JSONL persistence (zstd, as on disk): the resumed Agent is offered
 // the tools of the whole, successful searches the log still holds, nothing else, and keeps
 // working. A log DSH itself refuses to load fails the resume in DSH, before this plugin is asked.
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { zstdCompressSync, zstdDecompressSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DEFAULT_CORE_TOOLS } from '../../plugin/offer/core-tools.ts'
 import type { Config } from '../../plugin/host/config.ts'
-import { createHarness, tempDir, type Harness, NATIVE } from '../support/harness.ts'
+import { NATIVE, type Harness } from '../support/harness.ts'
+import { perTest } from '../support/per-test.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedResult } from '../support/session.ts'
 
@@ -20,17 +21,10 @@ interface LoggedEvent { type: string; seq: number; time: number; data: Record<st
 
 type Encoding = 'zstd' | 'none'
 
-const open: Harness[] = []
-const dirs: string[] = []
-afterEach(async () => {
-  for (const harness of open.splice(0)) await harness.close()
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
-})
+const each = perTest()
 
-async function harnessAt(root: string, encoding: Encoding, plugin: Partial<Config> = {}): Promise<Harness> {
-  const harness = await createHarness({ persistenceRoot: root, persistenceCompression: encoding, plugin: { ...NATIVE, ...plugin } })
-  open.push(harness)
-  return harness
+function harnessAt(root: string, encoding: Encoding, plugin: Partial<Config> = {}): Promise<Harness> {
+  return each.harness({ persistenceRoot: root, persistenceCompression: encoding, plugin: { ...NATIVE, ...plugin } })
 }
 
 /** A persisted log of session `a1`, as DSH wrote it. */
@@ -46,8 +40,7 @@ interface Log {
  * @param encoding - zstd (DSH's default) or plain JSONL.
  */
 async function recordedSession(encoding: Encoding = 'zstd'): Promise<Log> {
-  const root = await tempDir()
-  dirs.push(root)
+  const root = await each.dir()
   const harness = await harnessAt(root, encoding)
   const { agent } = await harness.agent('a1')
   await harness.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast', limit: 1 }), reply('ok'))
@@ -55,8 +48,7 @@ async function recordedSession(encoding: Encoding = 'zstd'): Promise<Log> {
   expect(foundNames(loggedResult(agent, 'c1'))).toEqual([WEATHER])
   expect(foundNames(loggedResult(agent, 'c2'))).toEqual([GITHUB])
   await harness.ctx.sessions.flush(agent.session)
-  await harness.close()
-  open.splice(open.indexOf(harness), 1)
+  await each.close(harness)
   const [file] = (await readdir(root, { recursive: true })).filter(path => /session\.jsonl(\.zstd)?$/.test(path))
   if (file === undefined) throw new Error('no session file written')
   return { root, encoding, file: join(root, file) }

@@ -75,10 +75,10 @@ describe('per-Agent selection', () => {
     harness = await createHarness({ plugin: NATIVE })
     harness.ctx.on('tools/post-execute', async (exec, _result, next) => exec.name === 'tool_search'
       ? {
-          kind: 'accept',
-          // Same payload shape, keys in another order, a different tool.
-          value: { tools: [{ score: 1, description: 'Create an issue.', name: GITHUB }], query: 'q', schemaVersion: 1 },
-        }
+        kind: 'accept',
+        // Same payload shape, keys in another order, a different tool.
+        value: { tools: [{ score: 1, description: 'Create an issue.', name: GITHUB }], query: 'q', schemaVersion: 1 },
+      }
       : next())
     const { agent } = await harness.agent('a')
     await harness.run(agent, 'weather?', toolCall('c1', 'tool_search', { query: 'weather forecast' }), reply('ok'))

@@ -18,29 +18,21 @@ import { runInNewContext } from 'node:vm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Context } from '@deepseek-ai/cordis'
 import type { AgentHandle } from '@deepseek-ai/dsh-agent'
-import { CallId, LlmAdapter, createUserMessage, type GenerateOptions, type LlmResolvedModelInfo, type StreamChunk } from '@deepseek-ai/dsh-llm'
+import { LlmAdapter, createUserMessage, type GenerateOptions, type LlmResolvedModelInfo, type StreamChunk } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { selectionFromEvents } from '../../index.js'
 import { DEFAULT_CORE_TOOLS } from '../../plugin/offer/core-tools.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
 import { DEFERRED_NAMES, fixtureTool } from '../support/fixtures.ts'
 import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
+import { reply, toolCalls } from '../support/scripted-model.ts'
 
 // Every native index the plugin builds, held weakly: how many are still alive says whether the
 // plugin's index cache lets go of indexes no Agent uses.
 const built = vi.hoisted(() => ({ indexes: [] as WeakRef<object>[] }))
 vi.mock('../../index.js', async (importOriginal) => {
-  const native = await importOriginal<typeof import('../../index.js')>()
-  return {
-    ...native,
-    ToolIndex: {
-      fromJson(json: string) {
-        const index = native.ToolIndex.fromJson(json)
-        built.indexes.push(new WeakRef(index))
-        return index
-      },
-    },
-  }
+  const { observeIndexBuilds } = await import('../support/observed-native.ts')
+  return observeIndexBuilds(await importOriginal(), (_json, index) => { built.indexes.push(new WeakRef(index)) })
 })
 
 const AGENTS = 50
@@ -158,19 +150,11 @@ class PolicyModel extends LlmAdapter {
       this.seen.counts.uses += 1
       return this.toolCalls([{ name: found[0]!, args: {} }])
     }
-    return textReply('done')
+    return reply('done')
   }
 
   private toolCalls(calls: { name: string; args: unknown }[]): StreamChunk[] {
-    const chunks = calls.flatMap(({ name, args }, index): StreamChunk[] => {
-      const id = CallId(`${name === 'tool_search' ? 'search' : 'use'}-${(this.calls += 1)}`)
-      const json = JSON.stringify(args)
-      return [
-        { type: 'block-start', index, blockType: 'tool-call' },
-        { type: 'block-end', index, block: { type: 'tool-call', id, name, arguments: json } },
-      ]
-    })
-    return [...chunks, { type: 'usage', usage: { inputTokens: 10, outputTokens: 5 } }, { type: 'finish', reason: { kind: 'tool-calls' } }]
+    return toolCalls(...calls.map(({ name, args }) => ({ id: `${name === 'tool_search' ? 'search' : 'use'}-${(this.calls += 1)}`, name, args })))
   }
 }
 
@@ -181,15 +165,6 @@ function foundNames(content: readonly { type: string; text?: string }[]): string
   } catch {
     return []
   }
-}
-
-function textReply(text: string): StreamChunk[] {
-  return [
-    { type: 'block-start', index: 0, blockType: 'text' },
-    { type: 'block-end', index: 0, block: { type: 'text', text } },
-    { type: 'usage', usage: { inputTokens: 10, outputTokens: 1 } },
-    { type: 'finish', reason: { kind: 'stop' } },
-  ]
 }
 
 function listenerCount(ctx: Context): number {

@@ -96,6 +96,11 @@ export interface Harness {
    */
   compact(agent: Agent, summary: Step): Promise<string>
   /**
+   * Create an Agent on a copy of `parent`'s session, as DSH's Web fork and subagent_fork do: seeded
+   * with its events (all of them, or the prefix a store's fork cut) and naming it as the parent.
+   */
+  fork(id: string, parent: Agent, seed?: NonNullable<CreateAgentOptions['seed']>): Promise<AgentHandle>
+  /**
    * Run one user turn with the given model steps and wait until the Agent is idle again.
    * @throws when the Agent reported an error or left scripted steps unused.
    */
@@ -174,6 +179,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       if (done.result.kind !== 'success') throw new Error(`/compact failed: ${done.result.text ?? ''}`)
       return done.result.text ?? ''
     },
+    fork: (id, parent, seed = parent.session.events) => ctx.agents.create({
+      seed,
+      meta: { parentSession: parent.id, seedLength: seed.length },
+      sessionId: SessionId(id),
+      agentOptions: MODEL,
+    }),
     async run(agent, text, ...steps) {
       const before = agentErrors.length
       model.script(...steps)

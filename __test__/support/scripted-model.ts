@@ -15,7 +15,7 @@ import {
 export type Step = StreamChunk[] | ((request: GenerateOptions) => StreamChunk[])
 
 /** A plain text answer that ends the turn. */
-export function reply(text: string): Step {
+export function reply(text: string): StreamChunk[] {
   return [
     { type: 'block-start', index: 0, blockType: 'text' },
     { type: 'text-delta', index: 0, text },
@@ -26,7 +26,7 @@ export function reply(text: string): Step {
 }
 
 /** One response carrying one or more tool calls, in order. */
-export function toolCalls(...calls: { id: string; name: string; args: unknown }[]): Step {
+export function toolCalls(...calls: { id: string; name: string; args: unknown }[]): StreamChunk[] {
   const chunks: StreamChunk[] = calls.flatMap(({ id, name, args }, index): StreamChunk[] => {
     const json = typeof args === 'string' ? args : JSON.stringify(args)
     return [
@@ -43,7 +43,7 @@ export function toolCalls(...calls: { id: string; name: string; args: unknown }[
 }
 
 /** One response calling one tool. `args` may be a raw (even invalid) JSON string. */
-export function toolCall(id: string, name: string, args: unknown): Step {
+export function toolCall(id: string, name: string, args: unknown): StreamChunk[] {
   return toolCalls({ id, name, args })
 }
 

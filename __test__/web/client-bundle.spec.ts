@@ -34,6 +34,7 @@ afterAll(async () => { await rm(dir, { recursive: true, force: true }) })
 function load(): LoaderEntry[] {
   const entries: LoaderEntry[] = []
   // A classic script: `window` is the only way in, as on the page.
+  // oxlint-disable-next-line typescript/no-implied-eval -- running the built bundle is the test
   new Function('window', text)({ __ModuleLoader__: { load: (entry: LoaderEntry) => { entries.push(entry) } } })
   return entries
 }

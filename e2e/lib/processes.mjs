@@ -45,6 +45,34 @@ export function onInterrupt(/** @type {() => unknown} */ cleanUp, /** @type {(me
 }
 
 /**
+ * Start `command args` as the leader of its own process group, for a child that runs until it is
+ * stopped (a server): `stopGroup` stops it, and `killAll` (run at exit) kills what is left of it.
+ * @param {string} command
+ * @param {readonly string[]} args
+ * @param {{cwd?: string, env?: NodeJS.ProcessEnv}} [options]
+ */
+export function startGroup(command, args, { cwd, env = process.env } = {}) {
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  if (child.pid !== undefined) live.add(child.pid)
+  return child
+}
+
+/**
+ * SIGTERM to a child's group and everything it started; SIGKILL for what is left after 5 s, or at
+ * once when the leader has already exited (its stragglers).
+ * @param {import('node:child_process').ChildProcess} child
+ */
+export async function stopGroup(child) {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolveExit) => { child.once('exit', resolveExit) })
+    killGroup(child.pid, 'SIGTERM')
+    await Promise.race([exited, new Promise((resolveWait) => { setTimeout(resolveWait, 5_000).unref() })])
+  }
+  killGroup(child.pid, 'SIGKILL')
+  live.delete(child.pid)
+}
+
+/**
  * @typedef {{cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs?: number}} RunOptions
  * @typedef {{code: number|null, signal: string|null, stdout: string, stderr: string, timedOut: boolean, ms: number}} RunResult
  */

@@ -234,6 +234,7 @@ function sharedByDsh(store) {
 
 /** Bare package names imported by a package's own JavaScript files. */
 function importedPackages(dir) {
+  /** @type {Set<string>} */
   const names = new Set()
   for (const file of readdirSync(dir, { recursive: true })) {
     if (!/\.(m?js|cjs)$/.test(file) || file.split(sep).includes('node_modules')) continue

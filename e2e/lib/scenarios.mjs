@@ -33,16 +33,26 @@ export function scenario({ mode, withPlugin, missingBinary, defer = 'always' }) 
   return withPlugin ? codeSearch : codeBaseline
 }
 
-const nativeSearch = {
-  model(body) {
+/**
+ * The model of a scenario that searches: `search` first, then `use` the top hit on the city (or
+ * say that the search found nothing), then answer with what the tool returned.
+ * @param {() => unknown} search
+ * @param {(found: string) => unknown} use
+ */
+function searchThenUse(search, use) {
+  return (body) => {
     const calls = completedCalls(body)
-    if (calls.length === 0) return call('tool_search', { query: QUERY })
+    if (calls.length === 0) return search()
     if (calls.length === 1) {
       const found = topHit(calls[0].result)
-      return found ? call(found, CITY) : answer('tool_search found nothing')
+      return found ? use(found) : answer('tool_search found nothing')
     }
     return answer(calls.at(-1).result)
-  },
+  }
+}
+
+const nativeSearch = {
+  model: searchThenUse(() => call('tool_search', { query: QUERY }), (found) => call(found, CITY)),
   check(observed, checks) {
     const [first, second, third] = observed.requests
     commonChecks(observed, checks, 3)
@@ -69,19 +79,10 @@ const nativeSearch = {
 }
 
 const codeSearch = {
-  model(body) {
-    const calls = completedCalls(body)
-    if (calls.length === 0) {
-      return runCode(`return await tools.tool_search(${JSON.stringify({ query: QUERY })})`, 'Find a tool for the forecast')
-    }
-    if (calls.length === 1) {
-      const found = topHit(calls[0].result)
-      return found
-        ? runCode(`return await tools[${JSON.stringify(found)}](${JSON.stringify(CITY)})`, 'Get the Paris forecast')
-        : answer('tool_search found nothing')
-    }
-    return answer(calls.at(-1).result)
-  },
+  model: searchThenUse(
+    () => runCode(`return await tools.tool_search(${JSON.stringify({ query: QUERY })})`, 'Find a tool for the forecast'),
+    (found) => runCode(`return await tools[${JSON.stringify(found)}](${JSON.stringify(CITY)})`, 'Get the Paris forecast'),
+  ),
   check(observed, checks) {
     const [first, second, third] = observed.requests
     commonChecks(observed, checks, 3)
@@ -108,7 +109,8 @@ const codeSearch = {
 }
 
 const nativeBaseline = {
-  model(body) {
+  // A plain function, not a method: the scenarios below reuse it as their own.
+  model: (body) => {
     const calls = completedCalls(body)
     return calls.length === 0 ? call(TARGET, CITY) : answer(calls.at(-1).result)
   },
@@ -235,14 +237,14 @@ function payloadProblems(text, compact) {
   // Native content is the persisted payload itself; in Code Mode it is
   // run_code's pretty rendering of the same value, so only native is compact.
   if (compact && text !== JSON.stringify(value)) problems.push('not compact canonical JSON')
-  if (!isDeepStrictEqual(Object.keys(value), ['schemaVersion', 'query', 'tools'])) problems.push(`keys ${Object.keys(value)}`)
+  if (!isDeepStrictEqual(Object.keys(value), ['schemaVersion', 'query', 'tools'])) problems.push(`keys ${Object.keys(value).join(',')}`)
   if (value.schemaVersion !== 1) problems.push(`schemaVersion ${value.schemaVersion}`)
   if (value.query !== QUERY) problems.push(`query ${JSON.stringify(value.query)}`)
   if (!Array.isArray(value.tools) || value.tools.length === 0) return [...problems, 'tools is not a non-empty array']
   for (const [index, hit] of value.tools.entries()) {
     const where = `tools[${index}]`
     if (hit === null || typeof hit !== 'object') { problems.push(`${where} is not an object`); continue }
-    if (!isDeepStrictEqual(Object.keys(hit), ['name', 'description', 'score'])) problems.push(`${where} keys ${Object.keys(hit)}`)
+    if (!isDeepStrictEqual(Object.keys(hit), ['name', 'description', 'score'])) problems.push(`${where} keys ${Object.keys(hit).join(',')}`)
     if (typeof hit.name !== 'string' || hit.name === '') problems.push(`${where}.name`)
     if (typeof hit.description !== 'string' || hit.description.length > 240 || /\s{2}|[\n\t]/.test(hit.description)) {
       problems.push(`${where}.description is not collapsed text of at most 240 chars`)

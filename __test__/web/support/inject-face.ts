@@ -13,6 +13,7 @@ export function bindInjectFace<I extends { hooks: Record<string, HostObservable<
   const bound: Record<string, unknown> = { ...rest }
   for (const [name, source] of Object.entries(hooks)) {
     bound[`use${name.charAt(0).toUpperCase()}${name.slice(1)}`] = <S>(select: (snapshot: unknown) => S): S =>
+      // oxlint-disable-next-line typescript/unbound-method -- a bare source, bound to the hook as DSH's renderer binds it
       select(useSyncExternalStore(source.subscribe, source.getSnapshot))
   }
   return bound as InjectFace<I>

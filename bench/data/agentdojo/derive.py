@@ -28,17 +28,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from derive_io import MAX_QUERY_CHARS, write_set  # noqa: E402
-from module_trees import ModuleTrees  # noqa: E402
+from derive_tools import (  # noqa: E402
+    ModuleTrees, is_none, package_dir, read_module, signature_schema, tool_entry, union_members)
 
 BENCHMARK = "v1.2.2"
 SUITES = ["workspace", "travel", "banking", "slack"]
 # module import order of agentdojo/default_suites (each package registers tasks on import)
 VERSION_DIRS = ["v1", "v1_1", "v1_1_1", "v1_1_2", "v1_2", "v1_2_1", "v1_2_2"]
-
-
-def read_ast(path):
-    with open(path, encoding="utf-8") as f:
-        return ast.parse(f.read(), filename=path)
 
 
 # ---------------------------------------------------------------- tiny evaluator
@@ -96,14 +92,19 @@ def ev(node, env):
     raise Unevaluable(ast.unparse(node))
 
 
+def bind(env, name, node):
+    """env[name] = the value of `node`, when it can be evaluated."""
+    try:
+        env[name] = ev(node, env)
+    except Unevaluable:
+        pass
+
+
 def module_env(tree):
     env = {}
     for st in tree.body:
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
-            try:
-                env[st.targets[0].id] = ev(st.value, env)
-            except Unevaluable:
-                pass
+            bind(env, st.targets[0].id, st.value)
     return env
 
 
@@ -129,35 +130,17 @@ def docstring_parts(doc):
 
 
 class ToolModules(ModuleTrees):
-    def find_class(self, modname, clsname, seen=None):
-        """Return (modname, ClassDef) for a class visible in modname (follow from-imports)."""
-        tree = self.load(modname)
-        for st in tree.body:
-            if isinstance(st, ast.ClassDef) and st.name == clsname:
-                return modname, st
-        for st in tree.body:
-            if isinstance(st, ast.ImportFrom) and st.module and st.module.startswith("agentdojo"):
-                for a in st.names:
-                    if (a.asname or a.name) == clsname:
-                        return self.find_class(st.module, a.name)
-        return None, None
+    def __init__(self, pkg):
+        super().__init__(pkg, "agentdojo")
 
     def alias_value(self, modname, name):
-        tree = self.load(modname)
-        for st in tree.body:
-            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
-                    and st.targets[0].id == name:
-                return st.value
-        for st in tree.body:
-            if isinstance(st, ast.ImportFrom) and st.module and st.module.startswith("agentdojo"):
-                for a in st.names:
-                    if (a.asname or a.name) == name:
-                        return self.alias_value(st.module, a.name)
-        return None
+        """The value a module-level assignment gives `name` in modname (imports followed), or None."""
+        _, node = self.find(modname, name)
+        return node if isinstance(node, ast.expr) else None
 
     def enum_values(self, modname, clsname):
-        m, cls = self.find_class(modname, clsname)
-        if cls is None:
+        _, cls = self.find(modname, clsname)
+        if not isinstance(cls, ast.ClassDef):
             return None
         bases = [ast.unparse(b) for b in cls.bases]
         if not any(b in ("StrEnum", "Enum", "str") or b.endswith("Enum") for b in bases):
@@ -172,17 +155,10 @@ class ToolModules(ModuleTrees):
         """JSON Schema for an annotation node; returns (schema, nullable)."""
         if ann is None:
             return {}, False
-        if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
-            parts = []
-            stack = [ann]
-            while stack:
-                n = stack.pop()
-                if isinstance(n, ast.BinOp) and isinstance(n.op, ast.BitOr):
-                    stack.extend([n.right, n.left])
-                else:
-                    parts.append(n)
-            nullable = any(isinstance(p, ast.Constant) and p.value is None for p in parts)
-            rest = [p for p in parts if not (isinstance(p, ast.Constant) and p.value is None)]
+        parts = union_members(ann)
+        if parts is not None:
+            nullable = any(is_none(p) for p in parts)
+            rest = [p for p in parts if not is_none(p)]
             if len(rest) == 1:
                 s, _ = self.schema_for(modname, rest[0])
                 return s, nullable
@@ -229,65 +205,35 @@ class ToolModules(ModuleTrees):
         return False
 
     def tool(self, modname, fname):
-        tree = self.load(modname)
-        fn = None
-        for st in tree.body:
-            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == fname:
-                fn = st
-        if fn is None:
-            for st in tree.body:
-                if isinstance(st, ast.ImportFrom) and st.module and st.module.startswith("agentdojo"):
-                    for a in st.names:
-                        if (a.asname or a.name) == fname:
-                            return self.tool(st.module, a.name)
+        """(catalog entry, (module, function)) for the tool function `fname` visible in modname."""
+        defined_in, fn = self.find(modname, fname)
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             raise KeyError(modname + "." + fname)
         description, pdesc = docstring_parts(ast.get_docstring(fn))
-        args = fn.args.args
-        defaults = [None] * (len(args) - len(fn.args.defaults)) + list(fn.args.defaults)
-        props, required = {}, []
-        for a, d in zip(args, defaults):
-            if self.is_injected(modname, a.annotation):
-                continue
-            schema, nullable = self.schema_for(modname, a.annotation)
-            schema = dict(schema)
-            if a.arg in pdesc:
-                schema["description"] = pdesc[a.arg]
-            if d is not None:
-                try:
-                    dv = ev(d, {})
-                    if dv is not None:
-                        schema["default"] = dv
-                except Unevaluable:
-                    pass
-            props[a.arg] = schema
-            if d is None:
-                required.append(a.arg)
-        params = {"type": "object", "properties": props, "required": required}
-        return {"name": fname, "description": description, "parameters": params}, (modname, fname)
+        parameters = signature_schema(fn, lambda ann: self.schema_for(defined_in, ann)[0], pdesc,
+                                      skip=lambda arg: self.is_injected(defined_in, arg.annotation),
+                                      default=evaluated_default)
+        return tool_entry(fname, description, parameters), (defined_in, fname)
 
 
-def suite_tools(pkg, mods, suite):
+def evaluated_default(node):
+    """A parameter's default, when the tiny evaluator can compute it."""
+    try:
+        return ev(node, {})
+    except Unevaluable:
+        return None
+
+
+def suite_tools(mods, suite):
+    """The suite's TOOLS, each (catalog entry, (module, function)), followed to where they are defined."""
     modname = "agentdojo.default_suites.v1.%s.task_suite" % suite
-    tree = mods.load(modname)
-    imports = {}
-    for st in tree.body:
-        if isinstance(st, ast.ImportFrom) and st.module:
-            for a in st.names:
-                imports[a.asname or a.name] = (st.module, a.name)
-    names = None
-    for st in tree.body:
-        if isinstance(st, ast.Assign) and len(st.targets) == 1 and getattr(st.targets[0], "id", None) == "TOOLS":
-            names = [e.id for e in st.value.elts]
-    out = []
-    for n in names:
-        m, real = imports.get(n, (modname, n))
-        out.append(mods.tool(m, real))
-    return out
+    _, names = mods.find(modname, "TOOLS")
+    return [mods.tool(modname, e.id) for e in names.elts]
 
 
 # ---------------------------------------------------------------- user tasks
 def suite_version(pkg, suite):
-    tree = read_ast(os.path.join(pkg, "agentdojo", "task_suite", "load_suites.py"))
+    tree = read_module(os.path.join(pkg, "agentdojo", "task_suite", "load_suites.py"))
     var = "_V" + BENCHMARK[1:].replace(".", "_") + "_SUITES"
     for st in tree.body:
         tgt = st.targets[0] if isinstance(st, ast.Assign) else getattr(st, "target", None)
@@ -301,7 +247,7 @@ def suite_version(pkg, suite):
 
 
 def combined_prompt_template(pkg):
-    tree = read_ast(os.path.join(pkg, "agentdojo", "task_suite", "task_combinators.py"))
+    tree = read_module(os.path.join(pkg, "agentdojo", "task_suite", "task_combinators.py"))
     for n in ast.walk(tree):
         if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", None) == "PROMPT" \
                 and isinstance(n.value, ast.JoinedStr):
@@ -364,7 +310,7 @@ def eval_task_ref(node, reg, env):
 
 
 def process_module(path, reg, template, class_defs):
-    tree = read_ast(path)
+    tree = read_module(path)
     env = module_env(tree)
     for st in tree.body:
         if isinstance(st, ast.ClassDef):
@@ -389,15 +335,9 @@ def process_module(path, reg, template, class_defs):
             for cls in reversed(chain):
                 for item in cls.body:
                     if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
-                        try:
-                            cenv[item.targets[0].id] = ev(item.value, cenv)
-                        except Unevaluable:
-                            pass
+                        bind(cenv, item.targets[0].id, item.value)
                     elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and item.value is not None:
-                        try:
-                            cenv[item.target.id] = ev(item.value, cenv)
-                        except Unevaluable:
-                            pass
+                        bind(cenv, item.target.id, item.value)
                     elif isinstance(item, ast.FunctionDef) and item.name == "ground_truth":
                         gt = item
             prompt = cenv.get("PROMPT")
@@ -443,7 +383,7 @@ def render_template(template, t1, t2):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    pkg = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "pkg"))
+    pkg = package_dir(here)
     mods = ToolModules(pkg)
     template = combined_prompt_template(pkg)
 
@@ -451,7 +391,7 @@ def main():
     tools_by_suite = {}
     origin = {}  # tool name -> set of (module, function) definitions
     for suite in SUITES:
-        tools_by_suite[suite] = suite_tools(pkg, mods, suite)
+        tools_by_suite[suite] = suite_tools(mods, suite)
         for t, o in tools_by_suite[suite]:
             origin.setdefault(t["name"], set()).add(o)
     clash = {n for n, o in origin.items() if len(o) > 1}  # same name, different definitions

@@ -41,6 +41,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from derive_io import MAX_QUERY_CHARS, write_set  # noqa: E402
+from derive_tools import ModuleTrees, object_schema, package_dir, signature_schema, tool_entry  # noqa: E402
 from docstrings import google_doc  # noqa: E402
 
 META_TOOLS = {"grep", "give_discoverable_user_tool", "unlock_discoverable_agent_tool",
@@ -55,23 +56,21 @@ PY_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boole
             "list": "array", "dict": "object"}
 
 
-def load(path):
-    with open(path, encoding="utf-8") as f:
-        return ast.parse(f.read())
+BANKING = "inspect_evals.tau2.banking."
 
 
-def set_literal(tree, name):
-    for st in tree.body:
-        if isinstance(st, ast.Assign) and getattr(st.targets[0], "id", None) == name:
-            return ast.literal_eval(st.value)
-    raise KeyError(name)
+def set_literal(mods, module, name):
+    _, node = mods.find(BANKING + module, name)
+    if node is None:
+        raise KeyError(name)
+    return ast.literal_eval(node)
 
 
-def methods(tree, clsname):
-    for st in tree.body:
-        if isinstance(st, ast.ClassDef) and st.name == clsname:
-            return {f.name: f for f in st.body if isinstance(f, ast.FunctionDef)}
-    raise KeyError(clsname)
+def methods(mods, module, clsname):
+    _, cls = mods.find(BANKING + module, clsname)
+    if not isinstance(cls, ast.ClassDef):
+        raise KeyError(clsname)
+    return {f.name: f for f in cls.body if isinstance(f, ast.FunctionDef)}
 
 
 def discoverable_schema(fn):
@@ -89,13 +88,10 @@ def discoverable_schema(fn):
             pname, type_info, pdesc = m.group(1), m.group(2) or "string", m.group(3).strip()
             optional = "optional" in type_info.lower()
             ptype = re.sub(r",?\s*optional", "", type_info, flags=re.IGNORECASE).strip() or "string"
-            s = {"type": TYPE_MAP.get(ptype.lower(), "string"), "description": pdesc}
-            props[pname] = s
+            props[pname] = {"type": TYPE_MAP.get(ptype.lower(), "string"), "description": pdesc}
             if not optional:
                 required.append(pname)
-    return {"name": fn.name, "description": description,
-            "parameters": {"type": "object", "properties": props, "required": required}}
-
+    return tool_entry(fn.name, description, object_schema(props, required))
 
 
 def wrapper_tools(tree):
@@ -106,38 +102,27 @@ def wrapper_tools(tree):
         inner = next(f for f in st.body if isinstance(f, (ast.AsyncFunctionDef, ast.FunctionDef)))
         name = st.name[len("banking_"):] if st.name.startswith("banking_") else st.name
         description, pdesc = google_doc(ast.get_docstring(inner, clean=False))
-        args = inner.args.args
-        defaults = [None] * (len(args) - len(inner.args.defaults)) + list(inner.args.defaults)
-        props, required = {}, []
-        for a, d in zip(args, defaults):
-            s = {}
-            ann = ast.unparse(a.annotation) if a.annotation else None
-            if ann in PY_TYPES:
-                s["type"] = PY_TYPES[ann]
-            if a.arg in pdesc:
-                s["description"] = pdesc[a.arg]
-            if d is not None and isinstance(d, ast.Constant) and d.value is not None:
-                s["default"] = d.value
-            props[a.arg] = s
-            if d is None:
-                required.append(a.arg)
-        out.append({"name": name, "description": description,
-                    "parameters": {"type": "object", "properties": props, "required": required}})
+        out.append(tool_entry(name, description, signature_schema(inner, python_type, pdesc)))
     return out
+
+
+def python_type(annotation):
+    """A wrapper parameter's schema: the JSON type of a plain Python type, else nothing."""
+    name = ast.unparse(annotation) if annotation else None
+    return {"type": PY_TYPES[name]} if name in PY_TYPES else {}
 
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    pkg = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "pkg"))
+    pkg = package_dir(here)
     base = os.path.join(pkg, "inspect_evals", "tau2")
-    agent_tree = load(os.path.join(base, "banking", "BankingAgentTools.py"))
-    user_tree = load(os.path.join(base, "banking", "BankingUserTools.py"))
-    am = methods(agent_tree, "BankingAgentTools")
-    um = methods(user_tree, "BankingUserTools")
-    wrappers = [t for t in wrapper_tools(load(os.path.join(base, "banking", "tools.py")))
-                if t["name"] not in META_TOOLS]
-    agent_disc = sorted(set_literal(agent_tree, "AGENT_DISCOVERABLE_TOOLS") - {"example_agent_tool_0000"})
-    user_disc = sorted(set_literal(user_tree, "USER_DISCOVERABLE_TOOLS"))
+    mods = ModuleTrees(pkg, "inspect_evals")
+    agent_tree = mods.load(BANKING + "BankingAgentTools")
+    am = methods(mods, "BankingAgentTools", "BankingAgentTools")
+    um = methods(mods, "BankingUserTools", "BankingUserTools")
+    wrappers = [t for t in wrapper_tools(mods.load(BANKING + "tools")) if t["name"] not in META_TOOLS]
+    agent_disc = sorted(set_literal(mods, "BankingAgentTools", "AGENT_DISCOVERABLE_TOOLS") - {"example_agent_tool_0000"})
+    user_disc = sorted(set_literal(mods, "BankingUserTools", "USER_DISCOVERABLE_TOOLS"))
     # enum values: where the underlying BankingAgentTools method types an argument with a module-level
     # Literal[...] alias (transfer_to_human_agents.reason: TransferReasonLiteral), keep its values
     literals = {}

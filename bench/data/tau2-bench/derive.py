@@ -33,30 +33,17 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from derive_io import MAX_QUERY_CHARS, write_set  # noqa: E402
+from derive_tools import (  # noqa: E402
+    ModuleTrees, is_none, object_schema, package_dir, signature_schema, tool_entry, union_members)
 from docstrings import google_doc  # noqa: E402
-from module_trees import ModuleTrees  # noqa: E402
 
 TOOL_DOMAINS = ["airline", "retail", "telecom"]
 QUERY_DOMAINS = ["airline", "retail"]
 
 
-
 class Modules(ModuleTrees):
-    def lookup(self, mod, name):
-        """Find the definition of `name` visible in module `mod`: (mod, node) where node is
-        a ClassDef or the value of a module-level assignment."""
-        tree = self.load(mod)
-        for st in tree.body:
-            if isinstance(st, ast.ClassDef) and st.name == name:
-                return mod, st
-            if isinstance(st, ast.Assign) and len(st.targets) == 1 and getattr(st.targets[0], "id", None) == name:
-                return mod, st.value
-        for st in tree.body:
-            if isinstance(st, ast.ImportFrom) and st.module and st.module.startswith("tau2"):
-                for a in st.names:
-                    if (a.asname or a.name) == name:
-                        return self.lookup(st.module, a.name)
-        return None, None
+    def __init__(self, pkg):
+        super().__init__(pkg, "tau2")
 
     def literal_schema(self, values):
         types = {type(v) for v in values}
@@ -77,15 +64,9 @@ class Modules(ModuleTrees):
             return {}
         if isinstance(ann, ast.Constant) and isinstance(ann.value, str):  # string annotation
             return self.schema(mod, ast.parse(ann.value, mode="eval").body, depth + 1)
-        if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
-            parts, stack = [], [ann]
-            while stack:
-                n = stack.pop()
-                if isinstance(n, ast.BinOp) and isinstance(n.op, ast.BitOr):
-                    stack.extend([n.right, n.left])
-                else:
-                    parts.append(n)
-            parts = [p for p in parts if not (isinstance(p, ast.Constant) and p.value is None)]
+        members = union_members(ann)
+        if members is not None:
+            parts = [p for p in members if not is_none(p)]
             # `Model | dict` (a permissive fallback in tau2) -> the model
             non_dict = [p for p in parts if ast.unparse(p) not in ("dict", "Dict")]
             if len(non_dict) == 1:
@@ -122,7 +103,7 @@ class Modules(ModuleTrees):
             return {"type": prim[name]}
         if name in ("Any",):
             return {}
-        m, node = self.lookup(mod, name)
+        m, node = self.find(mod, name)
         if node is None:
             raise ValueError("cannot resolve type " + name)
         if isinstance(node, ast.ClassDef):
@@ -138,7 +119,7 @@ class Modules(ModuleTrees):
         props, required = {}, []
         chain = [cls]
         for b in cls.bases:  # single-level pydantic inheritance inside tau2
-            bm, bn = self.lookup(mod, ast.unparse(b))
+            bm, bn = self.find(mod, ast.unparse(b))
             if isinstance(bn, ast.ClassDef):
                 chain.insert(0, bn)
         for c in chain:
@@ -162,7 +143,7 @@ class Modules(ModuleTrees):
                     required.append(st.target.id)
                 elif has_default and st.target.id in required:
                     required.remove(st.target.id)
-        return {"type": "object", "properties": props, "required": required}
+        return object_schema(props, required)
 
     def tools(self, domain):
         mod = "tau2.domains.%s.tools" % domain
@@ -177,26 +158,15 @@ class Modules(ModuleTrees):
                 if not any(ast.unparse(d).startswith("is_tool") for d in fn.decorator_list):
                     continue
                 description, pdesc = google_doc(ast.get_docstring(fn, clean=False))
-                args = fn.args.args[1:]  # drop self
-                defaults = [None] * (len(args) - len(fn.args.defaults)) + list(fn.args.defaults)
-                props, required = {}, []
-                for a, d in zip(args, defaults):
-                    s = dict(self.schema(mod, a.annotation))
-                    if a.arg in pdesc:
-                        s["description"] = pdesc[a.arg]
-                    if d is not None and isinstance(d, ast.Constant) and d.value is not None:
-                        s["default"] = d.value
-                    props[a.arg] = s
-                    if d is None:
-                        required.append(a.arg)
-                out.append({"name": fn.name, "description": description,
-                            "parameters": {"type": "object", "properties": props, "required": required}})
+                parameters = signature_schema(fn, lambda ann: self.schema(mod, ann), pdesc,
+                                              skip=lambda arg: arg.arg == "self")
+                out.append(tool_entry(fn.name, description, parameters))
         return out
 
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    pkg = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "pkg"))
+    pkg = package_dir(here)
     mods = Modules(pkg)
     by_domain = {d: mods.tools(d) for d in TOOL_DOMAINS}
     count = {}

@@ -32,17 +32,16 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from derive_io import MAX_QUERY_CHARS, write_set  # noqa: E402
+from derive_tools import object_schema, package_dir, read_module, tool_entry  # noqa: E402
 
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    pkg = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "pkg"))
+    pkg = package_dir(here)
     apis_dir = os.path.join(pkg, "tooltalk", "apis")
     classes, suites = {}, []
     for path in sorted(glob.glob(os.path.join(apis_dir, "*.py"))):
-        with open(path, encoding="utf-8") as f:
-            tree = ast.parse(f.read())
-        for st in tree.body:
+        for st in read_module(path).body:
             if not isinstance(st, ast.ClassDef):
                 continue
             attrs = {}
@@ -67,8 +66,7 @@ def main():
                 if a.pop("required"):
                     required.append(pname)
                 props[pname] = a
-            catalog.append({"name": n, "description": c["description"],
-                            "parameters": {"type": "object", "properties": props, "required": required}})
+            catalog.append(tool_entry(n, c["description"], object_schema(props, required)))
     names = [t["name"] for t in catalog]
     assert len(names) == len(set(names)), "duplicate API names"
     known = set(names)
