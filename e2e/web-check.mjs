@@ -187,7 +187,7 @@ async function main() {
   const loading = page.getByRole('combobox', { name: 'Loading found tools' })
   check('found tools load stable by default, through call_tool, which the route lists as always offered',
     await loading.inputValue() === 'stable' && catalog.tools.find((row) => row.name === 'call_tool')?.policy === 'search',
-  { loading: await loading.inputValue(), callTool: catalog.tools.find((row) => row.name === 'call_tool') })
+    { loading: await loading.inputValue(), callTool: catalog.tools.find((row) => row.name === 'call_tool') })
   await loading.selectOption('native')
   check('settings.yaml has loading: native', await waitFor(() => storedSection(home)?.loading === 'native'), storedSection(home))
   check('the running plugin lets call_tool go under native loading', await waitFor(async () => !(await getCatalog(server.url)).tools.some((row) => row.name === 'call_tool')))

@@ -23,7 +23,7 @@ async function check(...args: string[]) {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bench/benchmark.mjs', '--check', ...args], { cwd: root })
     return { code: 0, stdout, stderr }
   } catch (error) {
-    const failed = error as { code: number, stdout: string, stderr: string }
+    const failed = error as { code: number; stdout: string; stderr: string }
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
   }
 }

@@ -2,40 +2,23 @@
 // with an error the model can act on and never reaches a tool body; valid arguments run the real
 // tool through DSH's whole pipeline under its real name; the call card is the target's own.
 import { describe, expect, it } from 'vitest'
-import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
 import ApprovalService from '@deepseek-ai/dsh-user-approval'
 import { CALL_TOOL_NAME, MAX_CALL_ARGUMENTS_CHARS } from '../../plugin/contract.ts'
 import { schemaViolations } from '../../plugin/call/schema-check.ts'
+import { CHARGE as PROBE, chargeTool } from '../support/charge-tool.ts'
 import { perTest } from '../support/per-test.ts'
 import { reply, toolCall, toolCalls } from '../support/scripted-model.ts'
 import { loggedResult } from '../support/session.ts'
 
 const WEATHER = 'mcp__weather__forecast'
 const GITHUB = 'mcp__github__create_issue'
-const PROBE = 'mcp__billing__charge'
 
 const t = perTest()
-
-/** A deferred tool with a strict schema and presenters, recording its stages. */
-function probe(stages: string[]): ToolDefinition {
-  return defineTool({
-    name: PROBE,
-    description: 'Charge a customer card.',
-    parameters: { amount: { type: 'number', required: true }, currency: { type: 'string', enum: ['EUR', 'USD'] } },
-    output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
-    execute: () => {
-      stages.push('body')
-      return Promise.resolve('charged')
-    },
-    presentCall: args => ({ card: 'generic', title: `Charge ${args.amount}`, kind: 'execute' }),
-    presentResult: (_args, result) => ({ card: 'generic', title: result.isError ? 'Charge failed' : 'Charged' }),
-  })
-}
 
 async function stable(extra: Partial<{ neverSearch: string[] }> = {}) {
   const h = await t.harness({ plugin: { loading: 'stable', ...extra } })
   const stages: string[] = []
-  h.ctx.tools.register(probe(stages))
+  h.ctx.tools.register(chargeTool(stages))
   const { agent } = await h.agent('a')
   return { h, agent, stages }
 }

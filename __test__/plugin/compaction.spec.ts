@@ -65,6 +65,24 @@ describe.each(['native', 'stable'] as const)('compaction under loading: %s', (lo
     })
   }
 
+  /**
+   * Run the weather tool in a fork of the session's last completed turn (call `forked`), then
+   * close the harness, resume the session in a new one and run it again there (call `resumed`).
+   * @returns the harness the session was resumed in.
+   */
+  async function forkThenResume(h: Harness, agent: Agent, root: string, forked: string, resumed: string): Promise<Harness> {
+    const forkPoint = agent.session.events.findLast(event => event.type === 'turn/end')?.seq
+    const copy = h.ctx.sessions.fork(agent.session, forkPoint, SessionId('a1-copy'))
+    const { agent: child } = await h.agent('child', { seed: copy.events, meta: { parentSession: agent.id, seedLength: copy.events.length } })
+    await h.run(child, 'in the fork', callWeather(loading, forked), reply('done'))
+    await h.ctx.sessions.flush(agent.session)
+    await t.close(h)
+    const again = await started(root)
+    const { agent: back } = await again.resume('a1')
+    await again.run(back, 'resumed', callWeather(loading, resumed), reply('done'))
+    return again
+  }
+
   it('the pruner cuts a search result on the surface only: the selection holds live, on resume and in a fork', async () => {
     const root = await t.dir()
     const h = await started(root)
@@ -84,16 +102,7 @@ describe.each(['native', 'stable'] as const)('compaction under loading: %s', (lo
     expect(sent).toContain('tool result middle pruned')
     expect(h.log.calls).toEqual([{ name: WEATHER, args: { city: 'Oslo' } }])
 
-    const forkPoint = agent.session.events.findLast(event => event.type === 'turn/end')?.seq
-    const copy = h.ctx.sessions.fork(agent.session, forkPoint, SessionId('a1-copy'))
-    const { agent: child } = await h.agent('child', { seed: copy.events, meta: { parentSession: agent.id, seedLength: copy.events.length } })
-    await h.run(child, 'forecast again', callWeather(loading, 'c3'), reply('done'))
-    await h.ctx.sessions.flush(agent.session)
-    await t.close(h)
-
-    const again = await started(root)
-    const { agent: resumed } = await again.resume('a1')
-    await again.run(resumed, 'and again', callWeather(loading, 'c4'), reply('done'))
+    const again = await forkThenResume(h, agent, root, 'c3', 'c4')
     expect([...h.log.calls, ...again.log.calls].map(call => call.name)).toEqual([WEATHER, WEATHER, WEATHER])
     expect(again.ctx.toolSearch.agents().find(row => row.id === 'a1')?.found).toEqual([WEATHER, MANUAL.name])
   })
@@ -114,16 +123,7 @@ describe.each(['native', 'stable'] as const)('compaction under loading: %s', (lo
     if (loading === 'native') expect(h.model.toolNames()).toContain(WEATHER)
     else expect(h.model.toolNames()).not.toContain(WEATHER)
 
-    const forkPoint = agent.session.events.findLast(event => event.type === 'turn/end')?.seq
-    const copy = h.ctx.sessions.fork(agent.session, forkPoint, SessionId('a1-copy'))
-    const { agent: child } = await h.agent('child', { seed: copy.events, meta: { parentSession: agent.id, seedLength: copy.events.length } })
-    await h.run(child, 'fork', callWeather(loading, 'c4'), reply('ok'))
-    await h.ctx.sessions.flush(agent.session)
-    await t.close(h)
-
-    const again = await started(root)
-    const { agent: resumed } = await again.resume('a1')
-    await again.run(resumed, 'resumed', callWeather(loading, 'c5'), reply('ok'))
+    const again = await forkThenResume(h, agent, root, 'c4', 'c5')
     expect([...h.log.calls, ...again.log.calls].map(call => call.name)).toEqual([WEATHER, WEATHER, WEATHER, WEATHER])
   })
 })

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { defineTool } from '@deepseek-ai/dsh-tools'
 import ApprovalService from '@deepseek-ai/dsh-user-approval'
+import { CHARGE as PROBE, chargeTool } from '../support/charge-tool.ts'
 import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { loggedResult } from '../support/session.ts'
@@ -16,18 +16,8 @@ describe('a deferred tool called by its real name', () => {
     const { ctx } = harness
     await ctx.plugin(ApprovalService, { policy: 'ask' })
     const stages: string[] = []
-    const PROBE = 'mcp__billing__charge'
     const mine = (name: string) => name === PROBE
-    ctx.tools.register(defineTool({
-      name: PROBE,
-      description: 'Charge a customer card.',
-      parameters: { amount: { type: 'number', required: true } },
-      output: { schema: { type: 'string' }, render: (_args, value) => [{ type: 'text', text: value }] },
-      execute: () => {
-        stages.push('body')
-        return Promise.resolve('charged')
-      },
-    }))
+    ctx.tools.register(chargeTool(stages))
     ctx.on('tools/pre-execute', async (exec, next) => {
       if (!mine(exec.name)) return next()
       stages.push('pre-execute')
