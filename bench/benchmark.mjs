@@ -17,18 +17,26 @@
 //                                   --write-readme, regenerate the README section too)
 //   pnpm benchmark --verify         measure tokens and eval again and compare them with the JSON
 //                                   (they are deterministic; speed and memory are not compared)
+//   pnpm benchmark --measured-cost  measure what sessions cost on the requests the real `dsh` CLI
+//                                   sends (bench/cost/measured/, docs/cost.md), and write them
+//                                   under `measuredCost`, keeping everything else (with
+//                                   --write-readme, regenerate the README section too); --rows
+//                                   a,b and --steps 10,50 measure only those catalogs and lengths
+//                                   and replace just their figures. About 40 minutes on 2 cores.
 //   pnpm run benchmark:check        fail when the README section and the JSON disagree, or the
-//                                   JSON's cost section no longer follows from its token table,
-//                                   or the README's ablation table from its eval figures
+//                                   JSON's cost section (or the model's figures beside the
+//                                   measured costs) no longer follows from its token table, or
+//                                   the README's ablation table from its eval figures
 //
 // `pnpm benchmark` builds the plugin (dist/) first; the native addon is used as built
 // (`pnpm run build:native`).
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
 import { checkCostSection, costSection } from './cost/cost.mjs'
+import { checkModelledFigures, withModelledFigures } from './cost/measured/agreement.mjs'
 import { checkAblationTable } from './report/ablation-table.mjs'
 import { COST_OPTIONS, costParameters } from './cost/parameters.mjs'
 import { EVAL_INPUT_FILES } from './lib/eval-sets.mjs'
@@ -50,6 +58,9 @@ const { values: options } = parseArgs({
     check: { type: 'boolean', default: false },
     cost: { type: 'boolean', default: false },
     tokens: { type: 'boolean', default: false },
+    'measured-cost': { type: 'boolean', default: false },
+    rows: { type: 'string' },
+    steps: { type: 'string' },
     ...COST_OPTIONS,
   },
 })
@@ -57,15 +68,28 @@ const { values: options } = parseArgs({
 if (options.check) {
   const results = readResults()
   const readme = readFileSync(README, 'utf8')
-  const problems = [...checkCostSection(results.tokens, results.cost), ...checkReadmeSection(readme, results), ...checkAblationTable(readme, results)]
+  const problems = [
+    ...checkCostSection(results.tokens, results.cost),
+    ...checkModelledFigures(results.tokens, results.measuredCost),
+    ...checkReadmeSection(readme, results),
+    ...checkAblationTable(readme, results),
+  ]
   for (const problem of problems) console.error(problem)
   console.log(problems.length === 0
     ? 'README benchmark section and ablation table match docs/benchmark-results.json'
     : `README differs from docs/benchmark-results.json in ${problems.length} place(s), each named above`)
   process.exitCode = problems.length === 0 ? 0 : 1
+} else if (options['measured-cost']) {
+  writeResults({ ...readResults(), measuredCost: await measuredCost() }, options['write-readme'])
 } else if (options.tokens) {
   const fresh = await deterministicPart()
-  writeResults({ ...readResults(), ...fresh, cost: costSection(fresh.tokens, costParameters(options)) }, options['write-readme'])
+  const recorded = readResults()
+  writeResults({
+    ...recorded,
+    ...fresh,
+    cost: costSection(fresh.tokens, costParameters(options)),
+    measuredCost: withModelledFigures(fresh.tokens, recorded.measuredCost),
+  }, options['write-readme'])
 } else if (options.cost) {
   const results = readResults()
   writeResults({ ...results, cost: costSection(results.tokens, costParameters(options)) }, options['write-readme'])
@@ -102,6 +126,30 @@ function writeResults(results, writeReadme) {
 
 function readResults() {
   return JSON.parse(readFileSync(RESULTS, 'utf8'))
+}
+
+/**
+ * Measure session costs on the dsh CLI's requests: every catalog and length, or those --rows and
+ * --steps name, whose figures then replace just theirs in the recorded section.
+ */
+async function measuredCost() {
+  const { measureCost, mergeMeasured } = await import('./cost/measured/measure.mjs')
+  const { onInterrupt } = await import('../e2e/lib/processes.mjs')
+  const recorded = readResults()
+  const list = (/** @type {string | undefined} */ text) => text?.split(',').map((item) => item.trim()).filter(Boolean)
+  const steps = list(options.steps)?.map(Number)
+  // The DSH installation and the transformer's vectors are kept between runs, as the E2E keeps
+  // its DSH install in DSH_E2E_CACHE.
+  const cache = process.env.DSH_E2E_CACHE || join(process.env.XDG_CACHE_HOME || join(os.homedir(), '.cache'), 'dsh-tool-search', 'measured-cost')
+  const scratch = mkdtempSync(join(os.tmpdir(), 'dsh-tool-search-measured-'))
+  const cleanUp = () => rmSync(scratch, { recursive: true, force: true, maxRetries: 3 })
+  onInterrupt(cleanUp, log)
+  try {
+    const fresh = await measureCost({ tokens: recorded.tokens, parameters: costParameters(options), rows: list(options.rows), steps, cache, scratch, log })
+    return options.rows === undefined && options.steps === undefined ? fresh : mergeMeasured(recorded.measuredCost, fresh)
+  } finally {
+    cleanUp()
+  }
 }
 
 async function measure() {

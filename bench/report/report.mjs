@@ -3,6 +3,7 @@
 // the README can always be regenerated from the JSON and checked against it.
 import { costLines } from './cost-report.mjs'
 import { evalLines } from './eval-report.mjs'
+import { measuredCostLines } from './measured-cost-report.mjs'
 
 /**
  * The parsed docs/benchmark-results.json: the shape benchmark.mjs writes, named after the
@@ -13,6 +14,7 @@ import { evalLines } from './eval-report.mjs'
  * @property {{ranking: import('../lib/eval-figures.mjs').Ranking, toolSearchSchemaTokens: number, rows: (Omit<TokenRow, 'withPlugin' | 'outline'> & {withPlugin: Omit<TokenRow['withPlugin'], 'toolSearchSchemaTokens'>})[]}} tokens
  * @property {{budget: number, rows: {id: string, label: string, tools: number, tokens: number, estimate: number, text: string}[]}} outline
  * @property {import('./cost-report.mjs').CostResults} cost
+ * @property {import('../cost/measured/measure.mjs').MeasuredCostResults} [measuredCost]
  * @property {import('../lib/eval-figures.mjs').EvalResults} eval
  * @property {{rows: Awaited<ReturnType<typeof import('../speed/speed.mjs').speedRow>>[]}} speed
  * @property {{model: ReturnType<typeof import('../speed/memory.mjs').modelMemory>, rows: ReturnType<typeof import('../speed/memory.mjs').memoryRow>[]}} memory
@@ -39,6 +41,7 @@ export function renderReport(results) {
     '',
     ...tokensSection(results),
     ...costLines(results.cost),
+    ...measuredCostLines(results.measuredCost),
     ...outlineSection(results),
     ...evalLines(results.eval),
     ...speedSection(results),
