@@ -8,7 +8,7 @@ const countTokens = (text: string) => new Tokenizer().count(text)
 
 /** A segment of `length` tokens, all `id`: segments of different ids share no token. */
 const run = (id: number, length: number) => Array.from({ length }, () => id)
-const figures = (requests: number[][][], unit: number) => cachedPrefixes(requests, { unit }).map(({ input, shared, cached }) => [input, shared, cached])
+const figures = (requests: number[][][], unit: number) => cachedPrefixes(requests.map(prompt => ({ prompt })), { unit }).map(({ input, shared, cached }) => [input, shared, cached])
 
 describe('the cached prefix of a request', () => {
   it('is nothing for the first request of a session', () => {
@@ -23,6 +23,18 @@ describe('the cached prefix of a request', () => {
     expect(figures([first, [...first, run(3, 50)]], 1)[1]).toEqual([250, 200, 200])
     expect(figures([first, [...first, run(3, 50)]], 200)[1]).toEqual([250, 200, 200])
     expect(figures([first, [...first, run(3, 50)]], 201)[1]).toEqual([250, 200, 0])
+  })
+
+  it('includes the reply the request before got, which the next request carries as its next message', () => {
+    const prompt = [run(1, 300), run(2, 100)]
+    const reply = run(3, 250)
+    const next = [...prompt, run(3, 250), run(4, 1000)]
+    const [, second] = cachedPrefixes([{ prompt, reply }, { prompt: next }], { unit: 1 })
+    expect(second).toEqual({ input: 1650, shared: 650, cached: 650 })
+    // Without the reply left in the cache, only the earlier prompt is shared.
+    expect(figures([prompt, next], 1)[1]).toEqual([1650, 400, 400])
+    // A reply is never part of the input of its own request.
+    expect(cachedPrefixes([{ prompt, reply }], { unit: 1 })[0]).toEqual({ input: 400, shared: 0, cached: 0 })
   })
 
   it('caches less than one unit as nothing', () => {
@@ -65,6 +77,7 @@ describe('the cached prefix of a request', () => {
 
   it('takes a cache unit of one token or more only', () => {
     expect(() => cachedPrefixes([], { unit: 0 })).toThrow(/whole number/)
+    expect(() => cachedPrefixes([], { unit: 64 })).not.toThrow()
     expect(() => cachedPrefixes([], { unit: 1.5 })).toThrow(/whole number/)
   })
 })
@@ -86,7 +99,7 @@ describe('a DSH request laid out for the cache', () => {
     const tokenizer = new Tokenizer()
     const before = requestSegments({ messages: [system, user], tools: [tool('read'), tool('grep')] }, tokenizer)
     const after = requestSegments({ messages: [system, user], tools: [tool('read'), tool('web_search'), tool('grep')] }, tokenizer)
-    const [, second] = cachedPrefixes([before.segments, after.segments], { unit: 1 })
+    const [, second] = cachedPrefixes([{ prompt: before.segments }, { prompt: after.segments }], { unit: 1 })
     const kept = countTokens(system.content) + countTokens(JSON.stringify(tool('read')))
     // Past the read tool, the two next definitions share their opening JSON up to the name.
     expect(second?.shared).toBeGreaterThan(kept)

@@ -66,11 +66,12 @@ export function measuredCostLines(measured) {
     'Where the model and the measurement part. Each cell reads: the model (bench/cost/, from the token table) / the measured requests billed by the model\'s rule '
       + '(everything before the conversation as its "tools", billed uncached with the whole conversation whenever it changes) / measured. '
       + 'The first step is the sessions (DSH\'s system prompt and own tools, the real results, searches and prefetches), the second the cache arithmetic '
-      + '(what a change leaves cached, whole units). "Searches" counts `tool_search` calls in the native session. '
+      + '(what a change leaves cached, whole units). "Searches, breaks" counts, in the `native` session, the `tool_search` calls and the requests that do not carry on '
+      + 'from the one before (their tools or system prompt changed). '
       + `The cached share of a request is its cached tokens over its input: the mean, and the lowest after the first request. `
       + `Prefetch in the model adds ${prefetch} tools every turn and spares no search; the plugin's prefetch loads only tools that match the user's message strongly.`,
     '',
-    `| Catalog | Steps | ${modelled.map((column) => columnName(column)).join(' | ')} | Searches: model, measured | ${others.map((column) => `Cached share, ${columnName(column)}`).join(' | ')} |`,
+    `| Catalog | Steps | ${modelled.map((column) => columnName(column)).join(' | ')} | Searches, breaks (\`native\`): model; measured | ${others.map((column) => `Cached share, ${columnName(column)}`).join(' | ')} |`,
     `| --- | ---: | ${modelled.map(() => '---:').join(' | ')} | ---: | ${others.map(() => '---:').join(' | ')} |`,
   )
   for (const row of rows) {
@@ -84,7 +85,7 @@ export function measuredCostLines(measured) {
         const at = figures[column.id]
         return at === undefined ? '-' : `${share(at.cachedShare.mean)} / ${share(at.cachedShare.minAfterFirst)}`
       })
-      lines.push(`| ${row.label} | ${steps} | ${modelled.map((column) => triple(column.id)).join(' | ')} | ${model.searches}, ${figures.native?.toolSearches ?? '-'} | ${shares.join(' | ')} |`)
+      lines.push(`| ${row.label} | ${steps} | ${modelled.map((column) => triple(column.id)).join(' | ')} | ${model.searches}, ${model.breaks}; ${figures.native === undefined ? '-' : `${figures.native.toolSearches}, ${figures.native.cacheBreaks}`} | ${shares.join(' | ')} |`)
     }
   }
   lines.push('')

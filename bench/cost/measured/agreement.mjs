@@ -10,14 +10,15 @@ import { sessionRequests } from '../session.mjs'
 /**
  * @typedef {import('../cost.mjs').TokenTable} TokenTable
  * @typedef {import('../parameters.mjs').CostParameters} CostParameters
- * @typedef {{all: number, deferred: number, prefetch: number, searches: number}} ModelledSession
+ * @typedef {{all: number, deferred: number, prefetch: number, searches: number, breaks: number}} ModelledSession
  */
 
 const round = (/** @type {number} */ dollars) => Math.round(dollars * 1e8) / 1e8 + 0
 
 /**
  * The modelled cost of one row's session of `steps` steps, with every tool offered, deferred,
- * and deferred with the parameters' prefetch; and how many searches the deferred session makes.
+ * and deferred with the parameters' prefetch; and how many searches the deferred session makes,
+ * and how many of its requests offer other tools than the request before (cache breaks).
  * @param {TokenTable['rows'][number]} row
  * @param {Pick<CostParameters, 'prices' | 'session' | 'prefetch'>} parameters
  * @param {number} steps
@@ -33,6 +34,7 @@ export function modelledSession(row, { prices, session, prefetch }, steps) {
     deferred: round(total({ defer: true, prefetch: 0 })),
     prefetch: round(total({ defer: true, prefetch })),
     searches: deferred.filter((request) => request.outputTokens === session.searchCallTokens).length,
+    breaks: deferred.filter((request, i) => i > 0 && request.toolsVersion !== deferred[i - 1]?.toolsVersion).length,
   }
 }
 

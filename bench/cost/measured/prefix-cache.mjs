@@ -1,14 +1,18 @@
 // The part of each request of a session that DeepSeek's context cache serves: the longest
-// prefix, in tokens, that the request shares with any earlier request of the same session,
-// counted in whole cache units (DeepSeek's context-caching guide: "The cache system uses 64
-// tokens as a storage unit; content less than 64 tokens will not be cached", see docs/cost.md).
-// Everything after it is billed as a cache miss.
+// prefix, in tokens, that the request shares with what any earlier request of the same session
+// left in the cache, counted in whole cache units (DeepSeek's context-caching guide: "The cache
+// system uses 64 tokens as a storage unit; content less than 64 tokens will not be cached", see
+// docs/cost.md). An earlier request leaves its prompt and the reply the model generated after it
+// (the guide persists a prefix "at the end position of the model output"), so a request that
+// carries the previous reply as the conversation's next message finds it cached too. Everything
+// after the shared prefix is billed as a cache miss.
 //
 // A request comes as its token sequence cut into segments (the system prompt, each tool, each
-// message: see request-tokens.mjs). Requests of a session share whole segments far more often
-// than not, so the requests seen so far are kept in a trie of segments, and a new request walks
-// it: whole segments while they match, then tokens inside the first segment that differs (a tool
-// inserted among the offered tools keeps the tokens the two definitions start with).
+// message: see request-tokens.mjs), its reply as one more segment, as the next request carries
+// it. Requests of a session share whole segments far more often than not, so what earlier
+// requests left is kept in a trie of segments, and a new request walks it: whole segments while
+// they match, then tokens inside the first segment that differs (a tool inserted among the
+// offered tools keeps the tokens the two definitions start with).
 
 /**
  * One request's prefix figures, in tokens.
@@ -25,7 +29,8 @@
 
 /**
  * The cached prefix of every request of one session, in the order they were sent.
- * @param {readonly (readonly Segment[])[]} requests - each request's token sequence, in segments.
+ * @param {readonly {prompt: readonly Segment[], reply?: Segment}[]} requests - each request's
+ *   token sequence in segments, and the reply it got as the next request would carry it.
  * @param {{unit: number}} cache - `unit`: tokens in one cache unit (a whole number from 1).
  * @returns {CachedPrefix[]}
  */
@@ -34,12 +39,15 @@ export function cachedPrefixes(requests, { unit }) {
   const keys = new SegmentKeys()
   /** @type {TrieNode} */
   const root = { children: new Map() }
-  return requests.map((segments) => {
-    const input = segments.reduce((sum, segment) => sum + segment.length, 0)
+  return requests.map(({ prompt, reply }) => {
+    const input = prompt.reduce((sum, segment) => sum + segment.length, 0)
     let node = root
     let shared = 0
     let diverged = false
-    for (const segment of segments) {
+    // The reply is walked after the prompt only to leave it in the trie: a request's own reply
+    // is not part of its input.
+    for (const [i, segment] of [...prompt, ...reply === undefined ? [] : [reply]].entries()) {
+      if (i === prompt.length) diverged = true
       const key = keys.of(segment)
       let child = node.children.get(key)
       if (child === undefined) {

@@ -57,6 +57,17 @@ export function requestSegments(body, tokenizer) {
 }
 
 /**
+ * A model's reply as the request after it carries it: an assistant message with its text and
+ * calls (DSH sends the calls' arguments as the model streamed them, JSON.stringify here).
+ * @param {{text?: string, toolCalls?: {name: string, arguments: unknown}[]}} reply
+ * @param {Tokenizer} tokenizer
+ */
+export function replySegment({ text = '', toolCalls = [] }, tokenizer) {
+  const calls = toolCalls.map((call) => ({ function: { name: call.name, arguments: JSON.stringify(call.arguments) } }))
+  return tokenizer.tokens(messageText({ role: 'assistant', content: text, tool_calls: calls }))
+}
+
+/**
  * One message as the model reads it: its role, its text, and its tool calls.
  * @param {any} message - a chat-completions message.
  */

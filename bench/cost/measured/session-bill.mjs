@@ -4,7 +4,7 @@
 import { bill, cumulativeByStep } from '../billing.mjs'
 import { cachedPrefixes } from './prefix-cache.mjs'
 import { replyTokens } from './plan.mjs'
-import { requestSegments } from './request-tokens.mjs'
+import { replySegment, requestSegments } from './request-tokens.mjs'
 import { position } from './scripted-model.mjs'
 
 /**
@@ -28,7 +28,8 @@ export function billSession(run, { steps, stepsPerTurn, prices, unit, tokenizer 
   const price = (/** @type {number} */ input, /** @type {number} */ cached, /** @type {number} */ output) =>
     (cached * prices.cacheHit + (input - cached) * prices.cacheMiss + output * prices.output) / 1e6
   const laidOut = run.requests.map((body) => requestSegments(body, tokenizer))
-  const prefixes = cachedPrefixes(laidOut.map((request) => request.segments), { unit })
+  const replies = run.replies.map((reply) => replySegment(reply, tokenizer))
+  const prefixes = cachedPrefixes(laidOut.map((request, i) => ({ prompt: request.segments, reply: /** @type {number[]} */ (replies[i]) })), { unit })
   /** @type {BilledRequest[]} */
   const requests = run.requests.map((body, i) => {
     const { turn, replies, searched } = position(body)
@@ -40,12 +41,15 @@ export function billSession(run, { steps, stepsPerTurn, prices, unit, tokenizer 
   })
   // DSH's session-title side call: its own prompt, shares nothing with the Agent's requests; it
   // is billed with the first step.
-  const titlePrefixes = cachedPrefixes(run.titleRequests.map((body) => requestSegments(body, tokenizer).segments), { unit })
+  const titlePrefixes = cachedPrefixes(run.titleRequests.map((body) => ({ prompt: requestSegments(body, tokenizer).segments })), { unit })
   const titles = titlePrefixes.map(({ input, cached }) => ({ step: 1, input, cached, output: tokenizer.count('Scripted E2E session'), cost: 0 }))
     .map((request) => ({ ...request, cost: price(request.input, request.cached, request.output) }))
   const cumulative = cumulativeByStep([...requests, ...titles], steps)
   const asModelled = billAsModelled(run, laidOut, requests, prices).reduce((sum, request) => sum + request.cost, 0) + titles.reduce((sum, request) => sum + request.cost, 0)
   const shares = requests.map((request) => request.cached / request.input)
+  // A break: a request that does not carry on from the one before (it shares less than that
+  // request's prompt), because the tools or the system prompt changed.
+  const breaks = prefixes.filter((prefix, i) => i > 0 && prefix.shared < /** @type {{input: number}} */ (prefixes[i - 1]).input).length
   const sum = (/** @type {(request: {input: number, cached: number, output: number, cost: number}) => number} */ of) => [...requests, ...titles].reduce((total, request) => total + of(request), 0)
   const last = /** @type {import('../../../e2e/lib/model-server.mjs').ChatRequest} */ (run.requests.at(-1))
   return {
@@ -63,6 +67,8 @@ export function billSession(run, { steps, stepsPerTurn, prices, unit, tokenizer 
       cost: /** @type {number} */ (cumulative.at(-1)),
       costAsModelled: asModelled,
       cachedShare: { mean: mean(shares), minAfterFirst: shares.length > 1 ? Math.min(...shares.slice(1)) : null },
+      cacheBreaks: breaks,
+      lastInputTokens: requests.at(-1)?.input ?? 0,
       toolsTokens: { first: requests[0]?.toolsTokens ?? 0, last: requests.at(-1)?.toolsTokens ?? 0 },
       systemTokens: tokenizer.count(last.messages?.[0]?.role === 'system' ? last.messages[0].content : ''),
       resultTokens: meanResults(last, tokenizer),
