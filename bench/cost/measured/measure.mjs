@@ -87,7 +87,10 @@ export async function measureCost({ tokens, parameters, rows, steps = MEASURED_S
   /** @type {{tools: {name: string}[]}} */
   const dshFixture = JSON.parse(readFileSync(DSH_FIXTURE, 'utf8'))
   const builtins = new Set(dshFixture.tools.map((tool) => tool.name))
-  const searchTurns = Math.ceil(Math.max(...steps) / parameters.session.stepsPerTurn / parameters.session.searchEveryTurns)
+  // As many targets as the longest default session searches for, whichever lengths this run
+  // measures: the targets spread over the catalog by their number, so a run of some lengths
+  // (--steps) must pick the same ones as the whole run.
+  const searchTurns = Math.ceil(Math.max(...MEASURED_STEPS, ...steps) / parameters.session.stepsPerTurn / parameters.session.searchEveryTurns)
 
   /** @type {MeasuredRow[]} */
   const measured = []
