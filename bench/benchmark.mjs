@@ -22,7 +22,7 @@
 //                                   under `measuredCost`, keeping everything else (with
 //                                   --write-readme, regenerate the README section too); --rows
 //                                   a,b and --steps 10,50 measure only those catalogs and lengths
-//                                   and replace just their figures. About 40 minutes on 2 cores.
+//                                   and replace just their figures. 15 to 20 minutes on 2 cores.
 //   pnpm run benchmark:check        fail when the README section and the JSON disagree, or the
 //                                   JSON's cost section (or the model's figures beside the
 //                                   measured costs) no longer follows from its token table, or

@@ -32,13 +32,13 @@ export function measuredCostLines(measured) {
     '### Cost measured on DSH\'s requests',
     '',
     `What the same sessions cost when the real \`dsh\` CLI (DSH ${dsh}, \`dsh --profile headless\`, the plugin installed as the profile E2E installs it) `
-      + 'plays them through its real DeepSeek adapter against a scripted model on 127.0.0.1, one dsh process a session: '
+      + 'plays them through its real DeepSeek adapter against a scripted model on 127.0.0.1, one dsh process a session, all its turns in it: '
       + `${list(sessionSteps.map(String))} steps of the shape above (a ${int(session.userTokens)}-token user message every ${session.stepsPerTurn} steps, `
       + `${int(session.resultTokens)}-token tool results, ${int(session.outputTokens)} tokens of output a step; a search at the start of every other turn whose tool is not offered yet). `
-      + 'Each request\'s cached part is the longest prefix, in o200k_base tokens, it shares with an earlier request of the session, '
+      + 'Each request\'s cached part is the longest prefix, in o200k_base tokens, it shares with an earlier request of the session and the reply that request got, '
       + `in whole units of ${cacheUnit.tokens} tokens ("${cacheUnit.quote}", [DeepSeek's context-caching guide](${cacheUnit.source})); the rest is billed uncached; `
       + `priced at ${prices.name}, as above. Every catalog sits beside DSH's own 25 tools, as in the CLI. Columns are plugin settings in settings.yaml. `
-      + `How it is measured and why it differs from the model: [docs/cost.md](docs/cost.md). The whole run took ${minutes(wallSeconds)} on the machine of [Speed](#speed), one session at a time.`,
+      + `How it is measured, what the guide says of cache units today, and why the figures differ from the model: [docs/cost.md](docs/cost.md). The whole run took ${minutes(wallSeconds)} on the machine of [Speed](#speed), one session at a time.`,
     '',
     `| Catalog | Steps | ${ran.map((column) => (column.id === BASELINE ? columnName(column) : `${columnName(column)} | Saved | Break-even`)).join(' | ')} |`,
     `| --- | ---: | ${ran.map((column) => (column.id === BASELINE ? '---:' : '---: | ---: | ---:')).join(' | ')} |`,
