@@ -17,10 +17,16 @@
 //                                   --write-docs, regenerate the page's section too)
 //   pnpm benchmark --verify         measure tokens and eval again and compare them with the JSON
 //                                   (they are deterministic; speed and memory are not compared)
+//   pnpm benchmark --measured-cost  measure what sessions cost on the requests the real `dsh` CLI
+//                                   sends (bench/cost/measured/, docs/cost.md), and write them
+//                                   under `measuredCost`, keeping everything else (with
+//                                   --write-docs, regenerate the page's section too); --rows a,b
+//                                   and --steps 10,50 measure only those catalogs and lengths and
+//                                   replace just their figures. 15 to 20 minutes on 2 cores.
 //   pnpm run benchmark:check        fail when docs/benchmark.md's section and the JSON disagree,
-//                                   or the JSON's cost section no longer follows from its token
-//                                   table, or the ablation table in docs/search.md from its eval
-//                                   figures
+//                                   or the JSON's cost section (or the model's figures beside the
+//                                   measured costs) no longer follows from its token table, or the
+//                                   ablation table in docs/search.md from its eval figures
 //
 // --write-readme and --readme are --write-docs and --docs under their older names. --page FILE
 // and --ablation-page FILE name other files to write or check instead of docs/benchmark.md and
@@ -29,11 +35,12 @@
 // `pnpm benchmark` builds the plugin (dist/) first; the native addon is used as built
 // (`pnpm run build:native`).
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
 import { checkCostSection, costSection } from './cost/cost.mjs'
+import { checkModelledFigures, withModelledFigures } from './cost/measured/agreement.mjs'
 import { ABLATION_PAGE, checkAblationTable } from './report/ablation-table.mjs'
 import { COST_OPTIONS, costParameters } from './cost/parameters.mjs'
 import { EVAL_INPUT_FILES } from './lib/eval-sets.mjs'
@@ -58,6 +65,9 @@ const { values: options } = parseArgs({
     check: { type: 'boolean', default: false },
     cost: { type: 'boolean', default: false },
     tokens: { type: 'boolean', default: false },
+    'measured-cost': { type: 'boolean', default: false },
+    rows: { type: 'string' },
+    steps: { type: 'string' },
     ...COST_OPTIONS,
   },
 })
@@ -73,6 +83,7 @@ if (options.check) {
   const results = readResults()
   const problems = [
     ...checkCostSection(results.tokens, results.cost),
+    ...checkModelledFigures(results.tokens, results.measuredCost),
     ...checkReadmeSection(readFileSync(pagePath, 'utf8'), results, pageName),
     ...checkAblationTable(readFileSync(ablationPath, 'utf8'), results, ablationName),
   ]
@@ -81,9 +92,17 @@ if (options.check) {
     ? `${pageName} and the ablation table in ${ablationName} match docs/benchmark-results.json`
     : `${pageName} or ${ablationName} differs from docs/benchmark-results.json in ${problems.length} place(s), each named above`)
   process.exitCode = problems.length === 0 ? 0 : 1
+} else if (options['measured-cost']) {
+  writeResults({ ...readResults(), measuredCost: await measuredCost() }, writePage)
 } else if (options.tokens) {
   const fresh = await deterministicPart()
-  writeResults({ ...readResults(), ...fresh, cost: costSection(fresh.tokens, costParameters(options)) }, writePage)
+  const recorded = readResults()
+  writeResults({
+    ...recorded,
+    ...fresh,
+    cost: costSection(fresh.tokens, costParameters(options)),
+    measuredCost: withModelledFigures(fresh.tokens, recorded.measuredCost),
+  }, writePage)
 } else if (options.cost) {
   const results = readResults()
   writeResults({ ...results, cost: costSection(results.tokens, costParameters(options)) }, writePage)
@@ -129,6 +148,30 @@ function writeResults(results, writeSection) {
 
 function readResults() {
   return JSON.parse(readFileSync(RESULTS, 'utf8'))
+}
+
+/**
+ * Measure session costs on the dsh CLI's requests: every catalog and length, or those --rows and
+ * --steps name, whose figures then replace just theirs in the recorded section.
+ */
+async function measuredCost() {
+  const { measureCost, mergeMeasured } = await import('./cost/measured/measure.mjs')
+  const { onInterrupt } = await import('../e2e/lib/processes.mjs')
+  const recorded = readResults()
+  const list = (/** @type {string | undefined} */ text) => text?.split(',').map((item) => item.trim()).filter(Boolean)
+  const steps = list(options.steps)?.map(Number)
+  // The DSH installation and the transformer's vectors are kept between runs, as the E2E keeps
+  // its DSH install in DSH_E2E_CACHE.
+  const cache = process.env.DSH_E2E_CACHE || join(process.env.XDG_CACHE_HOME || join(os.homedir(), '.cache'), 'dsh-tool-search', 'measured-cost')
+  const scratch = mkdtempSync(join(os.tmpdir(), 'dsh-tool-search-measured-'))
+  const cleanUp = () => rmSync(scratch, { recursive: true, force: true, maxRetries: 3 })
+  onInterrupt(cleanUp, log)
+  try {
+    const fresh = await measureCost({ tokens: recorded.tokens, parameters: costParameters(options), rows: list(options.rows), steps, cache, scratch, log })
+    return options.rows === undefined && options.steps === undefined ? fresh : mergeMeasured(recorded.measuredCost, fresh)
+  } finally {
+    cleanUp()
+  }
 }
 
 async function measure() {

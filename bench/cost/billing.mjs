@@ -48,7 +48,7 @@ export function bill(requests, prices) {
 
 /**
  * The cost of a session after each of its steps, requests belonging to a step included.
- * @param {readonly BilledRequest[]} billed
+ * @param {readonly {step: number, cost: number}[]} billed - modelled (BilledRequest) or measured.
  * @param {number} steps
  * @returns {number[]} index `i` holds the cost of steps 1 to `i + 1`.
  */

@@ -1,16 +1,12 @@
 // The cost section of the benchmark report, rendered from the results' `cost` part alone (see
 // bench/cost/cost.mjs for the model it describes).
 
+import { dollars, int, list, pct, step } from './format.mjs'
+
 /**
  * @typedef {ReturnType<typeof import('../cost/cost.mjs').costSection>} CostResults
  * @typedef {CostResults['rows'][number]['sessions'][number]} SessionCosts
  */
-
-const int = (/** @type {number} */ n) => n.toLocaleString('en-US')
-const dollars = (/** @type {number} */ n) => `${n < 0 ? '-' : ''}$${Math.abs(n).toFixed(4)}`
-const pct = (/** @type {number} */ n) => `${n.toFixed(1)}%`
-const step = (/** @type {number | null} */ n) => (n === null ? 'never' : String(n))
-const list = (/** @type {string[]} */ items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`)
 
 /**
  * @param {CostResults} cost

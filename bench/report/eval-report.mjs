@@ -1,8 +1,8 @@
 // The retrieval section of the benchmark report: every labelled set of `pnpm eval`, both
 // rankings, the default first, rendered from the recorded eval figures alone.
 import { RANKINGS, tableRows } from '../lib/eval-figures.mjs'
+import { int } from './format.mjs'
 
-const int = (/** @type {number} */ n) => n.toLocaleString('en-US')
 const fixed3 = (/** @type {number} */ n) => n.toFixed(3)
 const signed3 = (/** @type {number} */ n) => `${n > 0 ? '+' : n < 0 ? '-' : '±'}${Math.abs(n).toFixed(3)}`
 

@@ -4,6 +4,8 @@
 // to docs/, where the page is.
 import { costLines } from './cost-report.mjs'
 import { evalLines } from './eval-report.mjs'
+import { measuredCostLines } from './measured-cost-report.mjs'
+import { int, pct } from './format.mjs'
 
 /**
  * The parsed docs/benchmark-results.json: the shape benchmark.mjs writes, named after the
@@ -14,6 +16,7 @@ import { evalLines } from './eval-report.mjs'
  * @property {{ranking: import('../lib/eval-figures.mjs').Ranking, toolSearchSchemaTokens: number, rows: (Omit<TokenRow, 'withPlugin' | 'outline'> & {withPlugin: Omit<TokenRow['withPlugin'], 'toolSearchSchemaTokens'>})[]}} tokens
  * @property {{budget: number, rows: {id: string, label: string, tools: number, tokens: number, estimate: number, text: string}[]}} outline
  * @property {import('./cost-report.mjs').CostResults} cost
+ * @property {import('../cost/measured/measure.mjs').MeasuredCostResults} [measuredCost]
  * @property {import('../lib/eval-figures.mjs').EvalResults} eval
  * @property {{rows: Awaited<ReturnType<typeof import('../speed/speed.mjs').speedRow>>[]}} speed
  * @property {{model: ReturnType<typeof import('../speed/memory.mjs').modelMemory>, rows: ReturnType<typeof import('../speed/memory.mjs').memoryRow>[]}} memory
@@ -21,8 +24,6 @@ import { evalLines } from './eval-report.mjs'
  * @typedef {{median: number, p99: number, runs: number, budget?: number}} Timing
  */
 
-const int = (/** @type {number} */ n) => n.toLocaleString('en-US')
-const pct = (/** @type {number} */ n) => `${n.toFixed(1)}%`
 const ms = (/** @type {number} */ n) => (n < 0.1 ? n.toFixed(4) : n < 10 ? n.toFixed(3) : n.toFixed(1))
 /** MiB; a growth that rounds to zero prints as 0, never -0. */
 const mb = (/** @type {number} */ bytes, digits = 1) => (bytes / 2 ** 20).toFixed(digits).replace(/^-(0\.0+)$/, '$1')
@@ -38,6 +39,7 @@ export function renderReport(results) {
     '',
     ...tokensSection(results),
     ...costLines(results.cost),
+    ...measuredCostLines(results.measuredCost),
     ...outlineSection(results),
     ...evalLines(results.eval),
     ...speedSection(results),

@@ -5,6 +5,7 @@
 // through DSH's own MCP client (replayed by bench/tokens/mcp-replay-server.mjs), and check that
 // the first request's tool_search description names its group.
 import { isDeepStrictEqual } from 'node:util'
+import { mcpClientPatch } from './mcp-patch.mjs'
 import { completedCalls, offeredTools, parseJson, sdkSection, systemPrompt } from './observe.mjs'
 import { FIXTURE_TOOLS, QUERY, TARGET } from './scenarios.mjs'
 
@@ -20,20 +21,11 @@ const answer = (result) => ({ text: `${ANSWER_PREFIX} ${result}` })
 const fixturesIn = (names) => FIXTURE_TOOLS.filter((name) => names.includes(name))
 
 /**
- * The rows a patch layer inserts for these runs: DSH's MCP client on a replayed server.
+ * The rows a patch layer inserts for these runs: DSH's MCP client on the replayed GitHub server.
  * @param {{node: string, server: string, fixture: string}} paths
  */
-export function mcpPatch({ node, server, fixture }) {
-  return `- insert:
-    - id: e2e-mcp-${MCP_SERVER}
-      name: '@deepseek-ai/dsh-mcp-client'
-      config:
-        serverName: ${MCP_SERVER}
-        transport: stdio
-        command: ${JSON.stringify(node)}
-        args: [${JSON.stringify(server)}, ${JSON.stringify(fixture)}]
-        failOnStartupError: true
-`
+export function mcpPatch(paths) {
+  return mcpClientPatch({ ...paths, serverName: MCP_SERVER })
 }
 
 /**

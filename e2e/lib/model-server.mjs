@@ -9,7 +9,9 @@
 import { createServer } from 'node:http'
 
 /**
- * @typedef {{text?: string, toolCalls?: {name: string, arguments: unknown}[]}} Reply what the model says next
+ * @typedef {{text?: string, toolCalls?: {name: string, arguments: unknown}[], delayMs?: number}} Reply
+ *   what the model says next: text, tool calls, or text and then tool calls; `delayMs` holds the
+ *   answer back that long, as a real model takes time before its first token
  * @typedef {Record<string, any>} ChatRequest a chat-completions request body, as DSH sent it
  */
 
@@ -58,6 +60,7 @@ export async function startModelServer(decide) {
       }
       replies.push(reply)
     }
+    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs))
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'close' })
     for (const chunk of sseChunks(body.model, reply, () => `call_e2e_${++callIds}`)) {
       res.write(`data: ${JSON.stringify(chunk)}\n\n`)
@@ -98,7 +101,7 @@ function readBody(req) {
 }
 
 /**
- * The chunks of one streamed answer: text, or tool calls with whole arguments.
+ * The chunks of one streamed answer: text, tool calls with whole arguments, or both.
  * @param {string} model
  * @param {Reply} reply
  * @param {() => string} nextCallId
@@ -108,6 +111,7 @@ function* sseChunks(model, reply, nextCallId) {
   const choice = (/** @type {object} */ delta, /** @type {string | null} */ finish) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })
   yield choice({ role: 'assistant', content: '' }, null)
   if (reply.toolCalls?.length) {
+    if (reply.text) yield choice({ content: reply.text }, null)
     for (const [index, call] of reply.toolCalls.entries()) {
       yield choice({
         tool_calls: [{

@@ -4,26 +4,44 @@
 // Each reader accepts a missing request (a run that stopped early) and then
 // reports nothing, so checks can fail on the absence instead of throwing.
 
-/** Names of the tools offered natively in one chat-completions request. */
+/**
+ * @typedef {import('./model-server.mjs').ChatRequest} ChatRequest
+ */
+
+/**
+ * Names of the tools offered natively in one chat-completions request.
+ * @param {ChatRequest | undefined} body
+ * @returns {string[]}
+ */
 export function offeredTools(body) {
-  return (body?.tools ?? []).map((tool) => tool.function?.name ?? tool.name)
+  return (body?.tools ?? []).map((/** @type {any} */ tool) => tool.function?.name ?? tool.name)
 }
 
-/** The whole system prompt of one request (all system messages). */
+/**
+ * The whole system prompt of one request (all system messages).
+ * @param {ChatRequest | undefined} body
+ * @returns {string}
+ */
 export function systemPrompt(body) {
-  return (body?.messages ?? []).filter((message) => message.role === 'system').map((message) => contentText(message.content)).join('\n\n')
+  return (body?.messages ?? []).filter((/** @type {any} */ message) => message.role === 'system').map((/** @type {any} */ message) => contentText(message.content)).join('\n\n')
 }
 
-/** A message's text, whether the content is a string or a list of parts. */
+/**
+ * A message's text, whether the content is a string or a list of parts.
+ * @param {any} content
+ * @returns {string}
+ */
 export function contentText(content) {
   if (typeof content === 'string') return content
-  if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : part.text ?? '')).join('')
+  if (Array.isArray(content)) return content.map((/** @type {any} */ part) => (typeof part === 'string' ? part : part.text ?? '')).join('')
   return ''
 }
 
 /**
  * Every tool call in the request's history that already has its result, in
  * order: `{name, arguments, result}` with the arguments parsed.
+ * @param {ChatRequest | undefined} body
+ * @returns {{name: string, arguments: any, result: string}[]}
  */
 export function completedCalls(body) {
   const messages = body?.messages ?? []
@@ -41,6 +59,10 @@ export function completedCalls(body) {
   return calls
 }
 
+/**
+ * @param {string} text
+ * @returns {any} the parsed value, undefined when `text` is not JSON.
+ */
 export function parseJson(text) {
   try {
     return JSON.parse(text)
@@ -58,6 +80,8 @@ const MEMBER = /^ {2}(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_$][\w$]*)): /gm
 /**
  * The `tools:sdk` section of a system prompt: its text (heading through the
  * closing code fence) and the tool names it declares, or undefined if absent.
+ * @param {string} prompt
+ * @returns {{text: string, declared: string[]} | undefined}
  */
 export function sdkSection(prompt) {
   const start = prompt.indexOf(SDK_HEADING)
@@ -76,11 +100,16 @@ export function sdkSection(prompt) {
   return { text, declared }
 }
 
-/** Which of `names` occur in `text` as whole identifiers. */
+/**
+ * Which of `names` occur in `text` as whole identifiers.
+ * @param {string} text
+ * @param {readonly string[]} names
+ */
 export function mentions(text, names) {
   return names.filter((name) => new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`).test(text))
 }
 
+/** @param {string} text */
 function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
@@ -88,6 +117,7 @@ function escapeRegExp(text) {
 /**
  * A prompt without the catalog outline that ends tool_search's description, which names deferred
  * tools on purpose (in the Code Mode SDK it runs to the end of that JSDoc comment or line).
+ * @param {string} text
  */
 export function withoutOutline(text) {
   return text.replace(/Deferred tools, installed and loaded by tool_search[^\n]*?(?=\*\/|\n|$)/g, '')

@@ -9,16 +9,32 @@ import { run, runOk } from './processes.mjs'
 
 export const PROFILE = 'headless'
 
-/** `pnpm pack` a package directory into `dest`; returns the tarball, its file list and entry. */
+/**
+ * A packed package: its name, version, entry file, tarball and the files in it.
+ * @typedef {{name: string, version: string, main: string, tarball: string, files: string[]}} Packed
+ * @typedef {{bin: string, dir: string}} DshInstall the installed CLI (see dsh-install.mjs)
+ * @typedef {Record<string, string | undefined> & {DSH_HOME: string}} HomeEnv a dsh run's environment, with its home
+ */
+
+/**
+ * `pnpm pack` a package directory into `dest`; returns the tarball, its file list and entry.
+ * @param {string} dir
+ * @param {string} dest
+ * @returns {Promise<Packed>}
+ */
 export async function pack(dir, dest) {
   const { stdout } = await runOk('pnpm', ['pack', '--json', '--pack-destination', dest], { cwd: dir, timeoutMs: 300_000 })
   // Lifecycle scripts (prepack) may print before the JSON document.
   const packed = JSON.parse(stdout.slice(stdout.indexOf('{')))
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
-  return { name: packed.name, version: packed.version, main: entryOf(manifest), tarball: packed.filename, files: packed.files.map((file) => file.path) }
+  return { name: packed.name, version: packed.version, main: entryOf(manifest), tarball: packed.filename, files: packed.files.map((/** @type {{path: string}} */ file) => file.path) }
 }
 
-/** The same description for a tarball made elsewhere (`--tarball`). */
+/**
+ * The same description for a tarball made elsewhere (`--tarball`).
+ * @param {string} tarball
+ * @returns {Promise<Packed>}
+ */
 async function describeTarball(tarball) {
   const { stdout: list } = await runOk('tar', ['-tzf', tarball])
   const { stdout: text } = await runOk('tar', ['-xzOf', tarball, 'package/package.json'])
@@ -32,6 +48,7 @@ async function describeTarball(tarball) {
   }
 }
 
+/** @param {{main?: string}} manifest */
 function entryOf(manifest) {
   return (manifest.main ?? 'index.js').replace(/^\.\//, '')
 }
@@ -44,7 +61,8 @@ export function platformKey() {
   const base = `${process.platform}-${process.arch}`
   if (process.platform === 'win32') return `${base}-msvc`
   if (process.platform !== 'linux') return base
-  return process.report.getReport().header.glibcVersionRuntime ? `${base}-gnu` : `${base}-musl`
+  const report = /** @type {{header: {glibcVersionRuntime?: string}}} */ (process.report.getReport())
+  return report.header.glibcVersionRuntime ? `${base}-gnu` : `${base}-musl`
 }
 
 /**
@@ -57,6 +75,9 @@ export function platformKey() {
  * dependency to it, so the install still goes through the plugin's own
  * optionalDependencies. The semantic model package (model/, also an optional
  * dependency) is packed and pinned the same way.
+ * @param {string} repo
+ * @param {string} dest
+ * @param {string} [tarball]
  */
 export async function packPlugin(repo, dest, tarball) {
   const packed = tarball ? await describeTarball(tarball) : await pack(repo, dest)
@@ -75,7 +96,11 @@ export async function packPlugin(repo, dest, tarball) {
   return { ...packed, model, native: { source: 'registry, through optionalDependencies', name: `${packed.name}-${key}` } }
 }
 
-/** The semantic model package (model/), packed, or undefined when the checkout has no model file. */
+/**
+ * The semantic model package (model/), packed, or undefined when the checkout has no model file.
+ * @param {string} repo
+ * @param {string} dest
+ */
 async function packModel(repo, dest) {
   const dir = join(repo, 'model')
   if (!existsSync(join(dir, 'model.bin'))) return undefined
@@ -90,11 +115,16 @@ async function packModel(repo, dest) {
  * package (see `packPlugin`) before the plugin that needs it. With `optional:
  * false` pnpm skips optional dependencies (`--no-optional`), as some users'
  * package managers do: the plugin then arrives without its platform package.
+ * @param {DshInstall} dsh
+ * @param {HomeEnv} env
+ * @param {{tarball: string, native?: {name?: string, tarball?: string}, model?: {name: string, tarball: string}}[]} packages
+ * @returns {Promise<{ms: number, bundles: string[]}>}
  */
 export async function installIntoProfile(dsh, env, packages, profile = PROFILE, { optional = true } = {}) {
+  /** @type {{ms: number, bundles: string[]}} */
   let installed = { ms: 0, bundles: [] }
   for (const pkg of packages) {
-    const pins = [pkg.native, pkg.model].filter((dep) => dep?.tarball)
+    const pins = /** @type {{name: string, tarball: string}[]} */ ([pkg.native, pkg.model].filter((dep) => dep?.tarball))
     if (optional && pins.length > 0) await pinProfileDependencies(dsh, env, profile, pins)
     const result = await runOk(dsh.bin, ['plugin', '--profile', profile, 'add', pkg.tarball, ...optional ? [] : ['--no-optional']], { env, timeoutMs: 300_000 })
     const manifest = JSON.parse(readFileSync(join(profileDir(env, profile), 'package.json'), 'utf8'))
@@ -111,6 +141,9 @@ export async function installIntoProfile(dsh, env, packages, profile = PROFILE, 
  * the registry: pnpm still reaches them through the plugin's
  * optionalDependencies, and still applies the platform package's os/cpu/libc
  * fields.
+ * @param {DshInstall} dsh
+ * @param {HomeEnv} env
+ * @param {string} profile
  * @param {{name: string, tarball: string}[]} pins
  */
 async function pinProfileDependencies(dsh, env, profile, pins) {
@@ -128,6 +161,9 @@ async function pinProfileDependencies(dsh, env, profile, pins) {
  * which version, whether the profile lists it itself (it should not: it must
  * come through the plugin's optionalDependencies), and whether the installed
  * plugin carries a binary of its own (it should not either).
+ * @param {HomeEnv} env
+ * @param {string} pluginName
+ * @param {string} nativeName
  */
 export function nativeInstall(env, pluginName, nativeName, profileName = PROFILE) {
   const modules = join(profileDir(env, profileName), 'node_modules')
@@ -144,6 +180,10 @@ export function nativeInstall(env, pluginName, nativeName, profileName = PROFILE
   }
 }
 
+/**
+ * The profile's folder in a home.
+ * @param {HomeEnv} env
+ */
 export function profileDir(env, profile = PROFILE) {
   return join(env.DSH_HOME, 'profiles', profile)
 }
@@ -152,6 +192,10 @@ export function profileDir(env, profile = PROFILE) {
  * The composed profile rows that mount `packageName` by its bare name, from
  * `dsh --dump-config` (composes the patch layers without booting). Also
  * makes dsh heal $DSH_HOME/profiles/node_modules, which `peerResolution` reads.
+ * @param {DshInstall} dsh
+ * @param {HomeEnv} env
+ * @param {string} packageName
+ * @param {string} patchFile
  */
 export async function rowsLoading(dsh, env, packageName, patchFile) {
   const { stdout } = await runOk(dsh.bin, ['--profile', PROFILE, '--patch', patchFile, '--dump-config'], { env })
@@ -169,11 +213,14 @@ export async function rowsLoading(dsh, env, packageName, patchFile) {
  * they must come from the fallback dsh maintains in
  * $DSH_HOME/profiles/node_modules: one symlink per package of the DSH
  * installation's dependency closure.
+ * @param {HomeEnv} env
+ * @param {string} packageName
+ * @param {string} dshDir
  */
 export function peerResolution(env, packageName, dshDir) {
   const installed = join(profileDir(env), 'node_modules', packageName)
   const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'))
-  const declared = (name) => manifest.peerDependencies?.[name] !== undefined ? 'peerDependencies'
+  const declared = (/** @type {string} */ name) => manifest.peerDependencies?.[name] !== undefined ? 'peerDependencies'
     : manifest.dependencies?.[name] !== undefined ? 'dependencies' : 'undeclared'
   const names = new Set([
     ...Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }),
@@ -194,8 +241,9 @@ export function peerResolution(env, packageName, dshDir) {
     try {
       found = findPackageJSON(name, base)
     } catch (error) {
-      return { ...entry, resolved: false, error: error.message.split('\n')[0] }
+      return { ...entry, resolved: false, error: /** @type {Error} */ (error).message.split('\n')[0] }
     }
+    if (found === undefined) return { ...entry, resolved: false, error: `${name} has no package.json` }
     const real = realpathSync(found)
     return {
       ...entry,
@@ -218,6 +266,7 @@ export function peerResolution(env, packageName, dshDir) {
  * dependencies: services and registries that must be one instance per
  * process (cordis, dsh-tools, ...). The rest, such as schemastery, DSH's
  * packages mostly bundle as plain dependencies, so a plugin may too.
+ * @param {string} store
  */
 function sharedByDsh(store) {
   const votes = new Map()
@@ -232,15 +281,19 @@ function sharedByDsh(store) {
   return new Set([...votes].filter(([, vote]) => vote > 0).map(([name]) => name))
 }
 
-/** Bare package names imported by a package's own JavaScript files. */
+/**
+ * Bare package names imported by a package's own JavaScript files.
+ * @param {string} dir
+ * @returns {Set<string>}
+ */
 function importedPackages(dir) {
   /** @type {Set<string>} */
   const names = new Set()
-  for (const file of readdirSync(dir, { recursive: true })) {
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
     if (!/\.(m?js|cjs)$/.test(file) || file.split(sep).includes('node_modules')) continue
     const source = readFileSync(join(dir, file), 'utf8')
     for (const match of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)['"]((?:@[^/'"]+\/)?[^/'"]+)/g)) {
-      names.add(match[1])
+      if (match[1] !== undefined) names.add(match[1])
     }
   }
   return names
@@ -251,6 +304,8 @@ function importedPackages(dir) {
  * loader does. In rc.8 headless a failed import surfaces only as "could not
  * be resolved (see the error(s) logged above)" with nothing logged, so this
  * is where the real error (e.g. a missing native binding) becomes visible.
+ * @param {HomeEnv} env
+ * @param {string} packageName
  */
 export async function importFromProfile(env, packageName) {
   const result = await run(process.execPath, ['--input-type=module', '-e', 'await import(process.argv[1])', packageName], {
@@ -261,7 +316,10 @@ export async function importFromProfile(env, packageName) {
   return { ok: result.code === 0, error: result.stderr.split('\n').filter((line) => !/^\s+at |^\s+\.\.\. \d+ lines/.test(line)).join('\n').trim() }
 }
 
-/** Whether pnpm put any @deepseek-ai package into the profile itself. */
+/**
+ * Whether pnpm put any @deepseek-ai package into the profile itself.
+ * @param {HomeEnv} env
+ */
 export function profileOwnDshPackages(env) {
   const scope = join(profileDir(env), 'node_modules', '@deepseek-ai')
   return existsSync(scope) ? readdirSync(scope) : []

@@ -68,7 +68,7 @@ const codeStable = {
       observed: sdks.map((sdk) => sdk && { chars: sdk.text.length, declared: sdk.declared }),
     })
     const search = completedCalls(observed.requests[1])[0]
-    checks.add('the search result declares the found tool in TypeScript for run_code', search?.result?.includes(`tools.${TARGET}(args: {`) === true, { observed: search?.result })
+    checks.add('the search result declares the found tool in TypeScript for run_code', search?.result?.includes(`tools.${TARGET}(args: {`) ?? false, { observed: search?.result })
   },
 }
 
