@@ -49,6 +49,7 @@ mod ablation {
         vec![
             Variant { name: "shipped (R@5)", params: shipped(), transformer: true, fill: true },
             off("no prefix matching", |p| p.prefix_weight = 0.0),
+            off("no acronyms", |p| p.acronym_weight = 0.0),
             off("no fusion of a query's requests", |p| p.fusion_k = 0.0),
             off("table: whole query only", |p| p.semantic_whole = 1.0),
             off("no name agreement", |p| p.agreement_weight = 0.0),

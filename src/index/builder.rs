@@ -73,6 +73,7 @@ fn build_on(json: &Json, tools: &[ToolSpec], params: Params, model: Option<Seman
         postings,
         idf,
         warnings: warnings(&too_deep, left_out),
+        acronyms: Default::default(),
         semantic: model.map(|SemanticModel { table, contextual }| {
             let dims = table.dims();
             let contextual = contextual.map(|contextual| {

@@ -8,12 +8,14 @@
 //! reads it through the narrow crate API at the end of this file (a document's strings, a term's
 //! id, kind, idf and postings, words by prefix), so its representation can change here alone.
 
+mod acronyms;
 pub mod bm25;
 mod builder;
 mod params;
 mod postings;
 mod vocabulary;
 
+pub(crate) use acronyms::MAX_ACRONYM;
 pub use params::Params;
 pub(crate) use postings::Postings;
 
@@ -89,6 +91,8 @@ pub struct Index {
     idf: Vec<f64>,
     /// What the index left out under a soft limit (see `limits.rs`), one sentence each.
     warnings: Vec<String>,
+    /// The acronyms its names spell, made the first time a query asks.
+    acronyms: std::sync::OnceLock<acronyms::Acronyms>,
     /// The semantic side of a hybrid index.
     semantic: Option<Semantic>,
 }
@@ -214,6 +218,11 @@ impl Index {
     /// Whether a term is a word (which takes part in prefix matching).
     pub(crate) fn is_word(&self, id: TermId) -> bool {
         self.vocabulary.kind(id) == TermKind::Word
+    }
+
+    /// The word terms of the name runs whose initials spell `acronym` (see `acronyms`).
+    pub(crate) fn acronym_words(&self, acronym: &str) -> &[TermId] {
+        self.acronyms.get_or_init(|| acronyms::Acronyms::of(self)).words(acronym)
     }
 
     /// The word terms longer than `prefix` that begin with it, in text order.

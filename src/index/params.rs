@@ -27,6 +27,9 @@ pub struct Params {
     /// ("calc" and "calculate", "discov" and "discover"): abbreviations in tool names and
     /// stemming's near misses. 0 turns it off.
     pub prefix_weight: f64,
+    /// Weight of a word of a tool name whose initials a short query word spells ("pr": pull,
+    /// request). 0 turns it off.
+    pub acronym_weight: f64,
     /// Shortest word (in bytes) that takes part in prefix matching; shorter ones match too much.
     pub prefix_min: usize,
     /// Reciprocal-rank fusion constant for a query of several requests (0: no fusion). Small,
@@ -76,6 +79,7 @@ impl Default for Params {
             b: [1.0, 0.75, 0.5, 1.0],
             prefix_weight: 0.3,
             prefix_min: 4,
+            acronym_weight: 0.3,
             fusion_k: 1.0,
             fusion_whole: 1.5,
             fusion_depth: 20,

@@ -90,7 +90,8 @@ pub struct TermExplanation {
     /// The folded query text it came from.
     pub query_word: String,
     /// "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-    /// identifier) or "gram" (a CJK piece).
+    /// identifier), "gram" (a CJK piece) or "acronym" (a word of a tool name whose initials the
+    /// query word spells).
     pub kind: String,
     pub idf: f64,
     /// Its part of the score.
@@ -118,6 +119,7 @@ impl From<crate::Explanation<'_>> for Explanation {
                     Match::Related => "related",
                     Match::Whole => "whole",
                     Match::Gram => "gram",
+                    Match::Acronym => "acronym",
                 }
                 .to_string(),
                 term: t.term,

@@ -15,6 +15,9 @@ pub enum Match {
     Whole,
     /// A CJK piece.
     Gram,
+    /// A word of a tool name whose initials the query word spells ("pr": pull, request; see
+    /// `Params::acronym_weight`).
+    Acronym,
 }
 
 /// An index term a query asks for, with its weight in the score and where it came from.
@@ -69,7 +72,8 @@ fn query_terms(index: &Index, analyzer: &mut Analyzer, text: &str, mut visit: im
             Piece::Whole(w) => (Match::Whole, w),
             Piece::Gram(w) => (Match::Gram, w),
         };
-        if let Some(id) = index.term(&term) {
+        let known = index.term(&term);
+        if let Some(id) = known {
             emit(id, 1.0, kind, word);
         }
         if kind == Match::Word && params.prefix_weight > 0.0 {
@@ -77,7 +81,18 @@ fn query_terms(index: &Index, analyzer: &mut Analyzer, text: &str, mut visit: im
                 emit(id, params.prefix_weight, Match::Related, word);
             }
         }
+        // A short word no tool uses is more likely an acronym of words they do use than a typo.
+        if kind == Match::Word && known.is_none() && params.acronym_weight > 0.0 && could_be_acronym(word) {
+            for &id in index.acronym_words(word) {
+                emit(id, params.acronym_weight, Match::Acronym, word);
+            }
+        }
     });
+}
+
+/// Whether a query word is short enough, and all letters, to be read as an acronym too.
+fn could_be_acronym(word: &str) -> bool {
+    (2..=crate::index::MAX_ACRONYM).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_alphabetic())
 }
 
 /// Index words related to a query word by a shared start: shorter words it begins with, and
