@@ -13,8 +13,8 @@
 /** @type {readonly Column[]} */
 export const COLUMNS = [
   { id: 'all', label: 'Without the plugin (every tool offered)', settings: null },
-  { id: 'native', label: 'native', settings: {} },
-  { id: 'native-prefetch', label: 'native + prefetch 3', settings: { prefetch: 3 } },
+  { id: 'native', label: 'native', settings: { loading: 'native' } },
+  { id: 'native-prefetch', label: 'native + prefetch 3', settings: { loading: 'native', prefetch: 3 } },
   { id: 'stable', label: 'stable', settings: { loading: 'stable' } },
   { id: 'stable-prefetch', label: 'stable + prefetch 3', settings: { loading: 'stable', prefetch: 3 } },
 ]
