@@ -280,7 +280,8 @@ export interface TermExplanation {
   queryWord: string
   /**
    * "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-   * identifier) or "gram" (a CJK piece).
+   * identifier), "gram" (a CJK piece) or "acronym" (a word of a tool name whose initials the
+   * query word spells).
    */
   kind: string
   idf: number

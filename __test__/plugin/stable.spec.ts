@@ -51,6 +51,20 @@ describe('stable loading', () => {
     expect(loggedResult(agent, 'c2')).toEqual({ isError: false, text: `${WEATHER} ran` })
   })
 
+  it('leaves a tool the Agent found out of later searches, unless it is asked for by name', async () => {
+    const h = await t.harness({ plugin: STABLE })
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'weather twice',
+      toolCall('c1', 'tool_search', { query: 'weather forecast', limit: 1 }),
+      toolCall('c2', 'tool_search', { query: 'weather forecast', limit: 3 }),
+      toolCall('c3', 'tool_search', { query: WEATHER, limit: 1 }),
+      reply('ok'))
+    const names = (id: string) => (JSON.parse(loggedBlocks(agent, id)[0]!) as { tools: { name: string }[] }).tools.map(tool => tool.name)
+    expect(names('c1')).toEqual([WEATHER])
+    expect(names('c2')).not.toContain(WEATHER)
+    expect(names('c3')).toEqual([WEATHER])
+  })
+
   it('answers a search with the selecting JSON first and the definitions after it', async () => {
     const h = await t.harness({ plugin: STABLE })
     const { agent } = await h.agent('a')

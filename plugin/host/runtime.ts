@@ -219,7 +219,7 @@ export class ToolSearchRuntime {
       // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
       // name match first even when it is excluded, so asking for an available tool by name
       // confirms it instead of suggesting it is missing.
-      exclude: this.offering.offered(state, registered),
+      exclude: this.offering.callable(state, registered),
       parametersOf: name => registered.tools.find(tool => tool.name === name)?.parameters as JsonValue | undefined,
       ...(this.loading.active
         ? { define: hits => this.loading.define(agent, state, registered, hits.map(hit => hit.name), new Map(hits.map(hit => [hit.name, hit.description]))) }

@@ -89,14 +89,18 @@ export class Offering {
   }
 
   /**
-   * The registered tools the Agent is offered now, which a search need not suggest. A name longer
-   * than the index takes in an exclude list (another plugin may register one, and a search may
-   * select it) stays out of the list: it may then come back although offered, which costs a
-   * result slot instead of every search.
+   * The registered tools the Agent can call now, which a search need not suggest: those its
+   * requests offer and, under stable loading, those it found, whose definitions its conversation
+   * holds (a search for one by name still finds it). A name longer than the index takes in an
+   * exclude list (another plugin may register one, and a search may select it) stays out of the
+   * list: it may then come back although callable, which costs a result slot instead of every
+   * search.
    */
-  offered(state: AgentState | undefined, registered: RegisteredTools): string[] {
-    return offerRule(this.policy(), state?.selected ?? NOTHING_SELECTED, state?.deferral.current ?? true)
-      .offered(registered.names)
-      .filter(coreTakesName)
+  callable(state: AgentState | undefined, registered: RegisteredTools): string[] {
+    const policy = this.policy()
+    const selected = state?.selected ?? NOTHING_SELECTED
+    const offered = offerRule(policy, selected, state?.deferral.current ?? true).offered(registered.names)
+    const found = policy.stable ? [...selected].filter(name => registered.names.has(name) && !offered.includes(name)) : []
+    return [...offered, ...found].filter(coreTakesName)
   }
 }
