@@ -27,7 +27,10 @@ const STEP = 0.05
 const MAX_LOST = 0.01
 const MAX_QUERY_CHARS = 4096
 
-/** Each dev request's confident hits (none when the floor turns the search away). */
+/**
+ * Each dev request's confident hits (none when the floor turns the search away).
+ * @type {{id: string, searches: {hits: {name: string, score: number}[], relevant: Set<string>}[]}[]}
+ */
 const sources = []
 for (const source of evalSources()) {
   const index = ToolIndex.fromJson(source.catalogJson)

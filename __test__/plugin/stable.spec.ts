@@ -74,7 +74,7 @@ describe('stable loading', () => {
     expect(selectionFromPayload(selection!)).toEqual([WEATHER])
     expect(selectionFromPayload(definitions!)).toEqual([])
     expect(definitions).toContain(`## ${WEATHER}`)
-    expect(definitions).toContain('"city"')
+    expect(definitions).toContain('arguments: {\n  city?: string // City name.')
     expect(definitions).toContain(CALL_TOOL_NAME)
   })
 })
@@ -112,8 +112,8 @@ describe('stable loading in Code Mode', () => {
     expect(new Set(h.model.requests.map(request => sdkOf(request.system ?? ''))).size).toBe(1)
     expect(sdkOf(h.model.system())).toMatch(/^ {2}tool_search: /m)
     expect(sdkOf(h.model.system())).not.toMatch(/^ {2}call_tool: /m)
-    // Native calls run here, so the definitions are the JSON ones call_tool takes.
-    expect(loggedBlocks(agent, 'c1')[1]).toContain('parameters: {')
+    // Native calls run here, so the definitions are the ones call_tool takes.
+    expect(loggedBlocks(agent, 'c1')[1]).toContain('arguments: {\n  city?: string')
     expect(h.log.calls).toEqual([{ name: WEATHER, args: { city: 'Oslo' } }])
   })
 })

@@ -42,8 +42,8 @@ const nativeStable = {
     checks.add('every request offers tool_search and call_tool and none of the fixture tools', offered.length > 0 && offered.every((names) =>
       names.includes('tool_search') && names.includes('call_tool') && FIXTURE_TOOLS.every((name) => !names.includes(name))), { observed: offered })
     const search = completedCalls(observed.requests[1])[0]
-    checks.add('the search result is the selecting JSON, then the found tool\'s definition with its parameters', topHit(search?.result ?? '') === TARGET
-      && search.result.includes(`## ${TARGET}`) && search.result.includes('parameters: {"type":"object"'), { observed: search?.result })
+    checks.add('the search result is the selecting JSON, then the found tool\'s definition with its arguments', topHit(search?.result ?? '') === TARGET
+      && search.result.includes(`## ${TARGET}`) && search.result.includes('arguments: {\n  city: string'), { observed: search?.result })
   },
 }
 

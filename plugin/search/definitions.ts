@@ -2,7 +2,8 @@
  * The found tools' definitions under `loading: stable`: what the model reads in place of the
  * native schemas that loading leaves out of the request. They stay in the conversation, so they
  * are rendered compactly: the description only where the search hit's 240-character summary cut
- * it (the hit is in the same result), the parameters as compact JSON, and the tool's own
+ * it (the hit is in the same result), the arguments as a TypeScript-like type (signature.ts; the
+ * JSON Schema where that cannot say them in full), and the tool's own
  * `tool:<name>` prompt guidance when it has some. In Code Mode, where found tools are called
  * inside `run_code`, each comes as a declaration in the SDK's language instead of JSON.
  */
@@ -10,13 +11,16 @@
 import type { JsonValue } from '@deepseek-ai/dsh-session'
 import { jsonSchemaToTs, renderToolsSdkPy } from '@deepseek-ai/dsh-tools'
 import { CALL_TOOL_NAME } from '../contract.ts'
+import { parameterType } from './signature.ts'
 
 /** One found tool's definition, as a stable result carries it. */
 export interface PayloadDefinition {
   readonly name: string
   /** The full description, when the hit's summary does not already say all of it. */
   readonly description?: string
-  /** The parameters' JSON Schema (through `call_tool`, or where no declaration renders them). */
+  /** The arguments as a TypeScript-like type (through `call_tool`; see signature.ts). */
+  readonly arguments?: string
+  /** The parameters' JSON Schema, where neither a type nor a declaration says them in full. */
   readonly parameters?: JsonValue
   /** A Code Mode declaration in the SDK's language. */
   readonly declaration?: string
@@ -56,10 +60,11 @@ export function defineTools(tools: readonly DefinedTool[], form: DefinitionForm,
       const summary = summaries.get(tool.name)
       const said = summary !== undefined && summary === collapsed(tool.description)
       const declaration = form.via === 'run_code' ? declare(tool, form.language) : undefined
+      const type = declaration === undefined ? parameterType(tool.parameters) : undefined
       return {
         name: tool.name,
         ...(said || tool.description.trim() === '' ? {} : { description: tool.description }),
-        ...(declaration === undefined ? { parameters: tool.parameters } : { declaration }),
+        ...(declaration !== undefined ? { declaration } : type !== undefined ? { arguments: type } : { parameters: tool.parameters }),
         ...(tool.guidance === undefined || tool.guidance.trim() === '' ? {} : { guidance: tool.guidance }),
       }
     }),
@@ -69,12 +74,13 @@ export function defineTools(tools: readonly DefinedTool[], form: DefinitionForm,
 /** The definitions as the text the model reads. */
 export function renderDefinitions(definitions: PayloadDefinitions): string {
   const head = definitions.via === 'call_tool'
-    ? `Definitions of the found tools. Run one with ${CALL_TOOL_NAME}({"name": "<tool name>", "arguments": {...}}), the arguments matching its parameters.`
+    ? `Definitions of the found tools. Run one with ${CALL_TOOL_NAME}({"name": "<tool name>", "arguments": {...}}), the arguments matching its type (\`?\`: optional).`
     : 'Definitions of the found tools. Call them inside run_code like the SDK\'s tools: await tools.<tool name>(args).'
   const parts = definitions.tools.map((tool) => {
     const lines = [`## ${tool.name}`]
     if (tool.description !== undefined) lines.push(tool.description.trim())
     if (tool.declaration !== undefined) lines.push(tool.declaration)
+    if (tool.arguments !== undefined) lines.push(`arguments: ${tool.arguments}`)
     if (tool.parameters !== undefined) lines.push(`parameters: ${JSON.stringify(tool.parameters)}`)
     if (tool.guidance !== undefined) lines.push(`guidance:\n${tool.guidance.trim()}`)
     return lines.join('\n')

@@ -118,6 +118,7 @@ export const PAYLOAD_SCHEMA = {
             properties: {
               name: { type: 'string', required: true },
               description: { type: 'string' },
+              arguments: { type: 'string' },
               parameters: { type: 'json' },
               declaration: { type: 'string' },
               guidance: { type: 'string' },
