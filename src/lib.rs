@@ -23,6 +23,7 @@
 //! use.
 
 mod analysis;
+mod gloss;
 mod hints;
 mod index;
 mod input;
@@ -56,6 +57,8 @@ pub use limits::{
 };
 // What the model is told about the catalog besides ranked hits.
 pub use hints::{match_strength, nearest, outline, Group, Outline};
+// The glossary a hybrid index reads a Chinese query with.
+pub use gloss::{Glossary, GlossaryError, MAX_GLOSSARY_BYTES};
 // Selections rebuilt from session events.
 pub use replay::{selection_from_events, selection_from_payload, ReplayError, Selection, SEARCH_TOOL};
 // Searching an index: hits, query forms, explanations.
