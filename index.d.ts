@@ -280,7 +280,8 @@ export interface TermExplanation {
   queryWord: string
   /**
    * "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-   * identifier) or "gram" (a CJK piece).
+   * identifier), "gram" (a CJK piece) or "gloss" (a word of a CJK word's English gloss, in a
+   * hybrid index with the glossary; `queryWord` is the CJK word).
    */
   kind: string
   idf: number

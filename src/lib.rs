@@ -12,6 +12,8 @@
 //! - `index/`: the inverted index and the BM25 arithmetic, built once per catalog;
 //! - `semantic/`: a static embedding model, a sentence encoder (a small transformer), and each
 //!   tool's vector in a hybrid index;
+//! - `gloss/`: a hybrid index's reading of a query's CJK text: the glossary, jieba's
+//!   segmentation, each content word's English gloss;
 //! - `search/`: a [`Searcher`] answers a query from an index (query forms, term expansion, BM25F
 //!   scores, fusion of compound queries, the blend with the semantic signal, order,
 //!   explanations);

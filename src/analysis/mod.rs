@@ -25,6 +25,6 @@ mod stem;
 mod stopwords;
 
 pub use analyzer::{Analyzer, Piece};
-pub(crate) use scripts::is_cjk;
 pub use fold::fold_into;
+pub(crate) use scripts::is_cjk;
 pub use stem::term_of;

@@ -191,9 +191,8 @@ impl Glossary {
         let malformed = |why: String| Err(GlossaryError::Malformed(why));
         let mut longest = 0;
         for i in 0..self.words() {
-            let key = std::str::from_utf8(self.key_bytes(i)).map_err(|_| {
-                GlossaryError::Malformed(format!("word {i}'s key is not UTF-8"))
-            })?;
+            let key = std::str::from_utf8(self.key_bytes(i))
+                .map_err(|_| GlossaryError::Malformed(format!("word {i}'s key is not UTF-8")))?;
             if key.len() > MAX_KEY_BYTES || !key.chars().all(is_cjk) {
                 return malformed(format!("the key {key:?} is not a word of CJK characters"));
             }

@@ -27,9 +27,11 @@ enum Part<'a> {
     Glossed(&'a str, &'a str),
     /// A word of a CJK run the glossary does not have (a character no word covers).
     Unknown(&'a str),
+    /// A function word of a CJK run, which the gloss leaves out.
+    Function,
 }
 
-/// Calls `visit` with each piece of `text` in order; function words are left out.
+/// Calls `visit` with each piece of `text` in order.
 fn read(glossary: &Glossary, text: &str, mut visit: impl FnMut(Part<'_>)) {
     let mut budget = GLOSSED_CHARS;
     let mut folded = String::new();
@@ -47,7 +49,7 @@ fn read(glossary: &Glossary, text: &str, mut visit: impl FnMut(Part<'_>)) {
         folded.clear();
         folded.extend(glossed.nfkc().take(GLOSSED_CHARS));
         segment(glossary, &folded, |word, id| match id {
-            Some(id) if glossary.is_function(id) => {}
+            Some(id) if glossary.is_function(id) => visit(Part::Function),
             Some(id) => visit(Part::Glossed(word, glossary.gloss(id))),
             None => visit(Part::Unknown(word)),
         });
@@ -74,8 +76,9 @@ pub(crate) fn glosses(glossary: &Glossary, text: &str, mut visit: impl FnMut(&st
 }
 
 /// `text` with each CJK run replaced by the first meaning of each of its content words (its
-/// gloss up to the first `;` or `/`: "to open / to show" reads "to open"; a character no word
-/// covers stays as it is): what the semantic models read. `text` itself when it has no CJK text.
+/// gloss up to the first `;` or `/`: "to open / to show" reads "to open"; characters no word
+/// covers stay as they are): what the semantic models read. `text` itself when the glossary has
+/// no word of it (English, or Korean, has none).
 /// One meaning a word, where the lexical stage takes the whole gloss: every word a model reads
 /// moves the query's one vector, and on the bilingual set's Chinese dev part the first meanings
 /// found more than the whole glosses (R@5 0.631 against 0.615).
@@ -84,20 +87,29 @@ pub(crate) fn reading<'t>(glossary: &Glossary, text: &'t str) -> Cow<'t, str> {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() * 2);
+    // Whether the glossary read a word, and whether the last piece was a character no word
+    // covers (the next one joins it, so a run of them stays as written).
+    let (mut read_any, mut unknown) = (false, false);
     let spaced = |out: &mut String, piece: &str| {
         if !out.is_empty() && !out.ends_with(' ') {
             out.push(' ');
         }
         out.push_str(piece);
     };
-    read(glossary, text, |part| match part {
-        Part::Text(piece) => {
-            let piece = piece.trim_start();
-            spaced(&mut out, piece);
+    read(glossary, text, |part| {
+        match part {
+            Part::Text(piece) => spaced(&mut out, piece.trim_start()),
+            Part::Glossed(_, gloss) => spaced(&mut out, gloss.split([';', '/']).next().unwrap_or(gloss).trim()),
+            Part::Unknown(piece) if unknown => out.push_str(piece),
+            Part::Unknown(piece) => spaced(&mut out, piece),
+            Part::Function => {}
         }
-        Part::Glossed(_, gloss) => spaced(&mut out, gloss.split([';', '/']).next().unwrap_or(gloss).trim()),
-        Part::Unknown(piece) => spaced(&mut out, piece),
+        read_any |= matches!(part, Part::Glossed(..) | Part::Function);
+        unknown = matches!(part, Part::Unknown(_));
     });
+    if !read_any {
+        return Cow::Borrowed(text);
+    }
     Cow::Owned(out.trim_end().to_string())
 }
 
@@ -142,11 +154,16 @@ mod tests {
         assert_eq!(reading(&glossary, "打开一个拉取请求"), "to open a to pull request");
         assert_eq!(reading(&glossary, "GitHub上打开PR, 我的天气"), "GitHub 上 to open PR, weather");
         assert_eq!(reading(&glossary, "帮我"), "帮");
+        assert_eq!(reading(&glossary, "帮帮我打开"), "帮帮 to open", "characters no word covers stay together");
         // Text without CJK reads as itself, borrowed.
         let english = "open a pull request";
         assert!(matches!(reading(&glossary, english), Cow::Borrowed(text) if text == english));
+        // Text the glossary has no word of reads as itself, as written: Korean, say.
+        for text in ["hey do 거실  에어컨 실행", "\u{F9F4}", "ｶﾀｶﾅ"] {
+            assert!(matches!(reading(&glossary, text), Cow::Borrowed(read) if read == text), "{text}");
+        }
         // Compatibility forms fold as the analyzer folds them: U+F9F4 is 林.
-        assert_eq!(reading(&glossary, "\u{F9F4}"), "林");
+        assert_eq!(reading(&glossary, "\u{F9F4}天气"), "林 weather");
     }
 
     #[test]

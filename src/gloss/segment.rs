@@ -113,8 +113,12 @@ mod tests {
         for &case in runs {
             let run = json.get_str(case, "run").unwrap();
             assert!(run.chars().all(is_cjk), "{run:?}");
-            let expected: Vec<&str> =
-                json.items(json.get(case, "words").unwrap()).unwrap().iter().map(|&w| json.str_of(w).unwrap()).collect();
+            let expected: Vec<&str> = json
+                .items(json.get(case, "words").unwrap())
+                .unwrap()
+                .iter()
+                .map(|&w| json.str_of(w).unwrap())
+                .collect();
             let found = words(&SHIPPED, run);
             if found != expected {
                 differ.push(format!("{run}: jieba {expected:?}, here {found:?}"));

@@ -90,7 +90,8 @@ pub struct TermExplanation {
     /// The folded query text it came from.
     pub query_word: String,
     /// "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-    /// identifier) or "gram" (a CJK piece).
+    /// identifier), "gram" (a CJK piece) or "gloss" (a word of a CJK word's English gloss, in a
+    /// hybrid index with the glossary; `queryWord` is the CJK word).
     pub kind: String,
     pub idf: f64,
     /// Its part of the score.
@@ -118,6 +119,7 @@ impl From<crate::Explanation<'_>> for Explanation {
                     Match::Related => "related",
                     Match::Whole => "whole",
                     Match::Gram => "gram",
+                    Match::Gloss => "gloss",
                 }
                 .to_string(),
                 term: t.term,

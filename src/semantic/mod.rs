@@ -24,6 +24,8 @@ mod wordpiece;
 pub use encoder::Encoder;
 use std::sync::Arc;
 
+use crate::gloss::Glossary;
+
 pub(crate) use background::ToolVectors;
 pub use contextual::Contextual;
 #[cfg(test)]
@@ -37,16 +39,17 @@ pub use model::{Model, ModelError, MAX_MODEL_BYTES};
 pub(crate) use vector::{cosine, Embedder};
 
 /// The models a hybrid index embeds with: the static table always, the transformer when its file
-/// is installed too.
+/// is installed too; and the glossary it reads a Chinese query with, when its file is installed.
 #[derive(Clone, Debug)]
 pub struct SemanticModel {
     pub table: Arc<Model>,
     pub contextual: Option<Arc<Contextual>>,
+    pub glossary: Option<Arc<Glossary>>,
 }
 
 impl From<Arc<Model>> for SemanticModel {
     fn from(table: Arc<Model>) -> Self {
-        SemanticModel { table, contextual: None }
+        SemanticModel { table, contextual: None, glossary: None }
     }
 }
 
