@@ -124,9 +124,13 @@ impl Glossary {
         Glossary::from_bytes(std::fs::read(path).map_err(|e| GlossaryError::Io(e.to_string()))?)
     }
 
-    /// Checks a glossary's bytes: header, sizes, checksum, keys, glosses and flags.
+    /// Checks a glossary's bytes: size, header, sizes, checksum, keys, glosses and flags.
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Glossary, GlossaryError> {
         let malformed = |why: String| GlossaryError::Malformed(why);
+        // Offsets are kept in 32 bits: a file within the limit is far below that.
+        if bytes.len() as u64 > MAX_GLOSSARY_BYTES {
+            return Err(GlossaryError::TooLarge(bytes.len() as u64));
+        }
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
             return Err(malformed("it does not start with the glossary header".into()));
         }
@@ -437,6 +441,8 @@ mod tests {
         assert_eq!(Glossary::from_file(&path).err(), Some(GlossaryError::TooLarge(MAX_GLOSSARY_BYTES + 1)));
         assert!(matches!(Glossary::from_file(&dir.join("missing.bin")), Err(GlossaryError::Io(_))));
         std::fs::remove_dir_all(&dir).unwrap();
+        let bytes = vec![0; MAX_GLOSSARY_BYTES as usize + 1];
+        assert_eq!(Glossary::from_bytes(bytes).err(), Some(GlossaryError::TooLarge(MAX_GLOSSARY_BYTES + 1)));
     }
 
     #[test]
