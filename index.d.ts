@@ -280,8 +280,9 @@ export interface TermExplanation {
   queryWord: string
   /**
    * "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-   * identifier), "gram" (a CJK piece) or "acronym" (a word of a tool name whose initials the
-   * query word spells).
+   * identifier), "gram" (a CJK piece), "acronym" (a word of a tool name whose initials the
+   * query word spells) or "gloss" (a word of a CJK word's English gloss, in a hybrid index with
+   * the glossary; `queryWord` is the CJK word).
    */
   kind: string
   idf: number

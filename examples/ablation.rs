@@ -29,7 +29,9 @@ mod ablation {
     use std::path::{Path, PathBuf};
     use std::sync::Arc;
 
-    use dsh_tool_search::{set_vector_cache, Contextual, Index, Json, Model, Params, Searcher, SemanticModel};
+    use dsh_tool_search::{
+        set_vector_cache, Contextual, Glossary, Index, Json, Model, Params, Searcher, SemanticModel,
+    };
 
     /// One way of ranking: the shipped one, or the shipped one with one rule off.
     struct Variant {
@@ -53,6 +55,7 @@ mod ablation {
             off("no fusion of a query's requests", |p| p.fusion_k = 0.0),
             off("table: whole query only", |p| p.semantic_whole = 1.0),
             off("no name agreement", |p| p.agreement_weight = 0.0),
+            off("no gloss", |p| p.gloss_weight = 0.0),
             off("semantic: transformer only", |p| p.contextual_share = 1.0),
             Variant { name: "semantic: table only", params: shipped(), transformer: false, fill: true },
             Variant { name: "no fill", params: shipped(), transformer: true, fill: false },
@@ -76,6 +79,7 @@ mod ablation {
         let (sets, models) = (Path::new(sets), Path::new(models));
         let table = Arc::new(Model::from_file(&models.join("model.bin")).expect("the word table"));
         let contextual = Arc::new(Contextual::from_file(&models.join("encoder.bin")).expect("the transformer"));
+        let glossary = Arc::new(Glossary::from_file(&models.join("glossary.bin")).expect("the glossary"));
         let variants = variants();
         let mut columns = Vec::new();
         let mut rows = vec![Vec::new(); variants.len()];
@@ -90,6 +94,7 @@ mod ablation {
                     let model = SemanticModel {
                         table: table.clone(),
                         contextual: variant.transformer.then(|| contextual.clone()),
+                        glossary: Some(glossary.clone()),
                     };
                     let index =
                         Index::from_catalog_ranked(&catalog, variant.params.clone(), Some(model)).expect("a catalog");

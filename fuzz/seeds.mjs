@@ -24,7 +24,7 @@ const requests = read('bench/data/bfcl/bfcl-dev-queries.jsonl').split('\n').filt
 /** BFCL alone has 1,437 tools; every tenth keeps the seed set small and still varied. */
 const sample = (list, source) => (source === 'bfcl' ? list.filter((_, i) => i % 10 === 0) : list)
 
-const seeds = { catalog_search: [], schema_walk: [], analyzer: [], replay: [], model_file: [] }
+const seeds = { catalog_search: [], schema_walk: [], analyzer: [], replay: [], model_file: [], glossary_file: [] }
 const add = (target, name, content) => {
   const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content)
   if (bytes.length <= MAX_BYTES) seeds[target].push([name, bytes])
@@ -91,6 +91,47 @@ function smallModel(model, count) {
   header.writeUInt32LE(count, 16)
   header.writeUInt32LE(keptText, 20)
   header.writeBigUInt64LE(fnv1a(body), 24)
+  return Buffer.concat([header, body])
+}
+
+// Glossary files: a few words of the shipped glossary, re-encoded small (src/gloss/mod.rs has the
+// format): the first words in key order, and the words a Chinese query needs.
+const glossary = readFileSync(new URL('model/glossary.bin', root))
+add('glossary_file', 'first-40-words', smallGlossary(glossary, (_, i) => i < 40))
+const wanted = new Set(['合并', '这个', '拉', '取', '请求', '明天', '北京', '天气', '怎么样', '的', '我', '林'])
+add('glossary_file', 'query-words', smallGlossary(glossary, (key) => wanted.has(key)))
+
+/** A valid glossary file of the words of `glossary` that `keep(key, index)` keeps, with its checksum. */
+function smallGlossary(glossary, keep) {
+  const words = glossary.readUInt32LE(12)
+  const keysAt = 40 + 7 * words
+  const glossesAt = keysAt + glossary.readUInt32LE(16)
+  const kept = []
+  for (let i = 0, key = keysAt, gloss = glossesAt; i < words; i++) {
+    const keyLength = glossary[40 + i]
+    const glossLength = glossary[40 + words + i]
+    const word = {
+      key: glossary.subarray(key, key + keyLength),
+      gloss: glossary.subarray(gloss, gloss + glossLength),
+      cost: glossary.subarray(40 + 2 * words + 4 * i, 40 + 2 * words + 4 * i + 4),
+      flags: glossary.subarray(40 + 6 * words + i, 40 + 6 * words + i + 1),
+    }
+    if (keep(word.key.toString('utf8'), i)) kept.push(word)
+    key += keyLength
+    gloss += glossLength
+  }
+  const body = Buffer.concat([
+    Buffer.from(kept.map((w) => w.key.length)), Buffer.from(kept.map((w) => w.gloss.length)),
+    ...kept.map((w) => w.cost), ...kept.map((w) => w.flags), ...kept.map((w) => w.key), ...kept.map((w) => w.gloss),
+  ])
+  const header = Buffer.alloc(40)
+  glossary.copy(header, 0, 0, 12)
+  header.writeUInt32LE(kept.length, 12)
+  header.writeUInt32LE(kept.reduce((sum, w) => sum + w.key.length, 0), 16)
+  header.writeUInt32LE(kept.reduce((sum, w) => sum + w.gloss.length, 0), 20)
+  glossary.copy(header, 24, 24, 28)
+  header.writeUInt32LE(Math.max(...kept.map((w) => [...w.key.toString('utf8')].length)), 28)
+  header.writeBigUInt64LE(fnv1a(body), 32)
   return Buffer.concat([header, body])
 }
 

@@ -14,7 +14,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
-all_targets=(catalog_search schema_walk analyzer replay model_file)
+all_targets=(catalog_search schema_walk analyzer replay model_file glossary_file)
 targets=("${@:-${all_targets[@]}}")
 
 if ! cargo +nightly --version >/dev/null 2>&1; then

@@ -12,6 +12,8 @@
 //! - `index/`: the inverted index and the BM25 arithmetic, built once per catalog;
 //! - `semantic/`: a static embedding model, a sentence encoder (a small transformer), and each
 //!   tool's vector in a hybrid index;
+//! - `gloss/`: a hybrid index's reading of a query's CJK text: the glossary, jieba's
+//!   segmentation, each content word's English gloss;
 //! - `search/`: a [`Searcher`] answers a query from an index (query forms, term expansion, BM25F
 //!   scores, fusion of compound queries, the blend with the semantic signal, order,
 //!   explanations);
@@ -23,6 +25,7 @@
 //! use.
 
 mod analysis;
+mod gloss;
 mod hints;
 mod index;
 mod input;
@@ -56,6 +59,8 @@ pub use limits::{
 };
 // What the model is told about the catalog besides ranked hits.
 pub use hints::{match_strength, nearest, outline, Group, Outline};
+// The glossary a hybrid index reads a Chinese query with.
+pub use gloss::{Glossary, GlossaryError, MAX_GLOSSARY_BYTES};
 // Selections rebuilt from session events.
 pub use replay::{selection_from_events, selection_from_payload, ReplayError, Selection, SEARCH_TOOL};
 // Searching an index: hits, query forms, explanations.

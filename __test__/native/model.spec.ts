@@ -11,6 +11,7 @@ import { ToolIndex, setModelPath } from '../../index.js'
 const ROOT = new URL('../../', import.meta.url)
 const MODEL = new URL('model/model.bin', ROOT).pathname
 const ENCODER = new URL('model/encoder.bin', ROOT).pathname
+const GLOSSARY = new URL('model/glossary.bin', ROOT).pathname
 const GITHUB = readFileSync(new URL('catalogs/mcp/github.json', ROOT), 'utf8')
 const CATALOG = JSON.stringify([
   { name: 'get_weather_forecast', description: 'Get the weather forecast for a city for the next days.' },
@@ -22,9 +23,24 @@ afterEach(() => { setModelPath(MODEL) })
 
 describe('the semantic model', () => {
   it('is the files the pinned builds record', () => {
-    const inputs = JSON.parse(readFileSync(new URL('model/build/inputs.json', ROOT), 'utf8')) as { output: { sha256: string }; encoder_output: { sha256: string } }
-    expect(createHash('sha256').update(readFileSync(MODEL)).digest('hex')).toBe(inputs.output.sha256)
-    expect(createHash('sha256').update(readFileSync(ENCODER)).digest('hex')).toBe(inputs.encoder_output.sha256)
+    type Output = { sha256: string }
+    const inputs = JSON.parse(readFileSync(new URL('model/build/inputs.json', ROOT), 'utf8')) as { output: Output; encoder_output: Output; glossary_output: Output; glossary_licence: Output }
+    const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
+    expect(sha256(MODEL)).toBe(inputs.output.sha256)
+    expect(sha256(ENCODER)).toBe(inputs.encoder_output.sha256)
+    expect(sha256(GLOSSARY)).toBe(inputs.glossary_output.sha256)
+    expect(sha256(new URL('model/LICENSE-CC-BY-SA-4.0', ROOT).pathname)).toBe(inputs.glossary_licence.sha256)
+  })
+
+  it('reads a Chinese request in English with the glossary, and explains the gloss words', () => {
+    const index = ToolIndex.fromJson(GITHUB)
+    expect(index.search('合并这个拉取请求', 1, { fill: false }).map(hit => hit.name)).toEqual(['merge_pull_request'])
+    const explained = index.explain('合并这个拉取请求', 'merge_pull_request')!
+    expect(explained.terms.find(term => term.term === 'merg')).toMatchObject({ queryWord: '合并', kind: 'gloss' })
+    expect(explained.stages.reduce((sum, part) => sum + part.part, 0)).toBeCloseTo(explained.score, 5)
+    // Without the glossary the Chinese characters match no English description.
+    const lexical = ToolIndex.fromJson(GITHUB, { ranking: 'lexical' })
+    expect(lexical.search('合并这个拉取请求', 5)).toEqual([])
   })
 
   it('reads a request as a sentence once the transformer\'s vectors are in place', async () => {
@@ -115,6 +131,22 @@ describe('the semantic model', () => {
       await expect(index.ready()).resolves.toBeUndefined()
       expect(index.explain('convert dollars to yen', 'convert_currency')?.semantic?.contextual).toBeNull()
       expect(index.search('do I need an umbrella, will it rain', 1).map(hit => hit.name)).toEqual(['get_weather_forecast'])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('with a damaged glossary, stays hybrid and reads Chinese by its characters, with a warning', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-tool-search-model-'))
+    try {
+      copyFileSync(MODEL, join(dir, 'model.bin'))
+      writeFileSync(join(dir, 'glossary.bin'), readFileSync(GLOSSARY).subarray(0, 4096))
+      setModelPath(join(dir, 'model.bin'))
+      const index = ToolIndex.fromJson(GITHUB)
+      expect(index.ranking).toBe('hybrid')
+      expect(index.warnings.join('\n')).toMatch(/^the glossary is left out, so a query's Chinese is matched by its characters alone: the glossary file is not a dsh-tool-search glossary: .*\(.*glossary\.bin\)$/)
+      expect(index.search('合并这个拉取请求', 5, { fill: false })).toEqual([])
+      expect(index.search('merge a pull request', 1).map(hit => hit.name)).toEqual(['merge_pull_request'])
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

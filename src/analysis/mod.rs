@@ -26,4 +26,5 @@ mod stopwords;
 
 pub use analyzer::{Analyzer, Piece};
 pub use fold::fold_into;
+pub(crate) use scripts::is_cjk;
 pub use stem::term_of;

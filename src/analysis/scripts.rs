@@ -67,7 +67,7 @@ const RANGES: [(char, char); 53] = [
 ];
 
 /// Whether `c` belongs to one of the scripts of [`RANGES`].
-pub(super) fn is_cjk(c: char) -> bool {
+pub(crate) fn is_cjk(c: char) -> bool {
     // Most text outside these scripts is below the first Hangul Jamo: one comparison for it.
     if c < '\u{1100}' {
         return matches!(c, '\u{02EA}'..='\u{02EB}');

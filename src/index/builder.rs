@@ -74,14 +74,14 @@ fn build_on(json: &Json, tools: &[ToolSpec], params: Params, model: Option<Seman
         idf,
         warnings: warnings(&too_deep, left_out),
         acronyms: Default::default(),
-        semantic: model.map(|SemanticModel { table, contextual }| {
+        semantic: model.map(|SemanticModel { table, contextual, glossary }| {
             let dims = table.dims();
             let contextual = contextual.map(|contextual| {
                 let mut analyzer = Analyzer::new();
                 let texts = selected.iter().map(|tool| tool_text(&mut analyzer, tool.name, tool.description)).collect();
                 (contextual.clone(), ToolVectors::embed(contextual, texts))
             });
-            Semantic { table, vectors: DocVectors::new(dims, vectors), contextual }
+            Semantic { table, vectors: DocVectors::new(dims, vectors), contextual, glossary }
         }),
     }
 }

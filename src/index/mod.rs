@@ -21,6 +21,7 @@ pub(crate) use postings::Postings;
 
 use std::sync::Arc;
 
+use crate::gloss::Glossary;
 use crate::input::catalog::{self, CatalogError};
 use crate::input::projection::FIELDS;
 use crate::semantic::{Contextual, DocVectors, Model, SemanticModel, ToolVectors};
@@ -103,6 +104,7 @@ struct Semantic {
     table: Arc<Model>,
     vectors: DocVectors,
     contextual: Option<(Arc<Contextual>, Arc<ToolVectors>)>,
+    glossary: Option<Arc<Glossary>>,
 }
 
 impl Index {
@@ -188,6 +190,12 @@ impl Index {
     /// The model and the tools' vectors of a hybrid index.
     pub(crate) fn semantic(&self) -> Option<(&Model, &DocVectors)> {
         self.semantic.as_ref().map(|semantic| (semantic.table.as_ref(), &semantic.vectors))
+    }
+
+    /// The glossary a hybrid index reads a query's CJK text with, when it has one and
+    /// `Params::gloss_weight` does not turn it off.
+    pub(crate) fn glossary(&self) -> Option<&Glossary> {
+        self.semantic.as_ref()?.glossary.as_deref().filter(|_| self.params.gloss_weight > 0.0)
     }
 
     /// The transformer and the tools' vectors from it, once they are in place.

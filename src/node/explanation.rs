@@ -90,8 +90,9 @@ pub struct TermExplanation {
     /// The folded query text it came from.
     pub query_word: String,
     /// "word" (the query word's stem), "related" (shares a start with it), "whole" (a whole
-    /// identifier), "gram" (a CJK piece) or "acronym" (a word of a tool name whose initials the
-    /// query word spells).
+    /// identifier), "gram" (a CJK piece), "acronym" (a word of a tool name whose initials the
+    /// query word spells) or "gloss" (a word of a CJK word's English gloss, in a hybrid index with
+    /// the glossary; `queryWord` is the CJK word).
     pub kind: String,
     pub idf: f64,
     /// Its part of the score.
@@ -120,6 +121,7 @@ impl From<crate::Explanation<'_>> for Explanation {
                     Match::Whole => "whole",
                     Match::Gram => "gram",
                     Match::Acronym => "acronym",
+                    Match::Gloss => "gloss",
                 }
                 .to_string(),
                 term: t.term,

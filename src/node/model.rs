@@ -1,8 +1,9 @@
 //! The models hybrid indexes use by default. The package entry (`index.js`) names the installed
 //! model package's table file once, when it is imported; the files are read on first use and
 //! shared by every index after it, so a process that only ranks lexically never reads them. The
-//! transformer's file, `encoder.bin`, sits beside the table in the same package; without it (or
-//! when it cannot be read) hybrid indexes blend the table alone.
+//! transformer's file, `encoder.bin`, and the glossary, `glossary.bin`, sit beside the table in
+//! the same package; without the transformer (or when it cannot be read) hybrid indexes blend the
+//! table alone, and without the glossary they read a query's CJK text by its characters alone.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -13,10 +14,12 @@ use napi_derive::napi;
 
 use super::args;
 use crate::limits::{CACHE_DIR, MODEL_PATH};
-use crate::{set_vector_cache, Contextual, Model, SemanticModel};
+use crate::{set_vector_cache, Contextual, Glossary, Model, SemanticModel};
 
 /// The transformer's file, next to the table's.
 const ENCODER_FILE: &str = "encoder.bin";
+/// The glossary's file, next to the table's.
+const GLOSSARY_FILE: &str = "glossary.bin";
 
 /// The package that carries the model, for messages.
 pub(super) const MODEL_PACKAGE: &str = "@anionex/dsh-tool-search-model";
@@ -30,8 +33,9 @@ struct DefaultModel {
 #[derive(Clone)]
 struct Loaded {
     model: SemanticModel,
-    /// Why the transformer is not part of it, when its file is there but cannot be used.
-    note: Option<String>,
+    /// Why the transformer or the glossary is not part of it, when its file is there but cannot
+    /// be used.
+    notes: Vec<String>,
 }
 
 static DEFAULT: Mutex<DefaultModel> = Mutex::new(DefaultModel { path: None, loaded: None });
@@ -59,13 +63,13 @@ pub fn set_vector_cache_dir(dir: Option<Unknown<'_>>) -> Result<()> {
     Ok(())
 }
 
-/// The default models, with a note when the transformer's file is there but unusable: `Ok(None)`
-/// when none is named, an error when the named table cannot be used.
-pub(super) fn default_model() -> std::result::Result<Option<(SemanticModel, Option<String>)>, String> {
+/// The default models, with a note for each of the transformer's and the glossary's files that is
+/// there but unusable: `Ok(None)` when none is named, an error when the named table cannot be used.
+pub(super) fn default_model() -> std::result::Result<Option<(SemanticModel, Vec<String>)>, String> {
     let mut default = DEFAULT.lock().unwrap_or_else(PoisonError::into_inner);
     let Some(path) = default.path.clone() else { return Ok(None) };
     let loaded = default.loaded.get_or_insert_with(|| load(&path));
-    loaded.clone().map(|Loaded { model, note }| Some((model, note)))
+    loaded.clone().map(|Loaded { model, notes }| Some((model, notes)))
 }
 
 fn load(path: &Path) -> std::result::Result<Loaded, String> {
@@ -85,5 +89,21 @@ fn load(path: &Path) -> std::result::Result<Loaded, String> {
     } else {
         (None, None)
     };
-    Ok(Loaded { model: SemanticModel { table, contextual }, note })
+    let glossary = path.with_file_name(GLOSSARY_FILE);
+    let (glossary, glossary_note) = if glossary.exists() {
+        match Glossary::from_file(&glossary) {
+            Ok(read) => (Some(Arc::new(read)), None),
+            Err(error) => (
+                None,
+                Some(format!(
+                    "the glossary is left out, so a query's Chinese is matched by its characters alone: {error} ({})",
+                    glossary.display()
+                )),
+            ),
+        }
+    } else {
+        (None, None)
+    };
+    let notes = note.into_iter().chain(glossary_note).collect();
+    Ok(Loaded { model: SemanticModel { table, contextual, glossary }, notes })
 }

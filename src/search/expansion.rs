@@ -1,7 +1,9 @@
 //! From query text to the index terms it asks for, each with the weight it is scored with: its
-//! own terms, and index words related to a word by a shared start.
+//! own terms, index words related to a word by a shared start, and in a hybrid index with the
+//! glossary the words of its CJK words' English glosses.
 
 use crate::analysis::{term_of, Analyzer, Piece};
+use crate::gloss;
 use crate::index::{Index, TermId};
 
 /// How a query term relates to the query text it came from.
@@ -18,6 +20,9 @@ pub enum Match {
     /// A word of a tool name whose initials the query word spells ("pr": pull, request; see
     /// `Params::acronym_weight`).
     Acronym,
+    /// A word of the English gloss of a CJK word (see `gloss`), in a hybrid index with the
+    /// glossary.
+    Gloss,
 }
 
 /// An index term a query asks for, with its weight in the score and where it came from.
@@ -57,7 +62,7 @@ pub(crate) fn distinct_terms(
 
 /// Calls `visit` with every index term the query text asks for, as often as it asks, and the
 /// folded word it came from: each piece's own term, and for words the index words related to them
-/// by prefix.
+/// by prefix; then each term of the glosses of its CJK words, from the CJK word.
 fn query_terms(index: &Index, analyzer: &mut Analyzer, text: &str, mut visit: impl FnMut(QueryTerm, &str)) {
     let params = index.params();
     let mut at = 0;
@@ -87,6 +92,15 @@ fn query_terms(index: &Index, analyzer: &mut Analyzer, text: &str, mut visit: im
                 emit(id, params.acronym_weight, Match::Acronym, word);
             }
         }
+    });
+    let Some(glossary) = index.glossary() else { return };
+    let weight = params.gloss_weight;
+    gloss::glosses(glossary, text, |cjk, english| {
+        analyzer.pieces(english, |piece| {
+            if let Some(id) = term_of(piece).and_then(|term| index.term(&term)) {
+                emit(id, weight, Match::Gloss, cjk);
+            }
+        });
     });
 }
 

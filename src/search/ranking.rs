@@ -14,8 +14,11 @@
 //! tools and ranks nothing. Each stage has an off switch in [`crate::Params`], an explanation
 //! node ([`StagePart`]) and a row in the ablation (`examples/ablation.rs`).
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashSet;
 
+use crate::gloss;
 use crate::index::{bm25, DocId, Index};
 
 use super::agreement::name_agreement;
@@ -218,8 +221,13 @@ impl Scored {
         let fused = searcher.fuses_requests(&requests);
         let lexical = if fused { searcher.fused(text, &requests, &required) } else { searcher.scores(text, &required) };
         let blend = index.semantic().filter(|_| index.params().semantic_weight > 0.0).and_then(|semantic| {
-            let mut blend = Blend::new(index, semantic, index.contextual(), text, &requests, &lexical)?;
-            blend.rerank(name_agreement(index, semantic.0, text, &blend, &lexical));
+            // The models read English: a query's CJK text is read in its glosses.
+            let read = |text| index.glossary().map_or(Cow::Borrowed(text), |glossary| gloss::reading(glossary, text));
+            let text = read(text);
+            let requests: Vec<Cow<'_, str>> = requests.iter().map(|request| read(request)).collect();
+            let requests: Vec<&str> = requests.iter().map(AsRef::as_ref).collect();
+            let mut blend = Blend::new(index, semantic, index.contextual(), &text, &requests, &lexical)?;
+            blend.rerank(name_agreement(index, semantic.0, &text, &blend, &lexical));
             Some(blend)
         });
         let blended = blend.as_ref().map(|blend| blend.fuse(&lexical, &required));

@@ -24,6 +24,8 @@ mod wordpiece;
 pub use encoder::Encoder;
 use std::sync::Arc;
 
+use crate::gloss::Glossary;
+
 pub(crate) use background::ToolVectors;
 pub use contextual::Contextual;
 #[cfg(test)]
@@ -32,20 +34,22 @@ pub(crate) use contextual::{cosine as contextual_cosine, tool_text};
 pub use disk_cache::set_dir as set_vector_cache;
 #[cfg(test)]
 pub(crate) use model::encode;
+pub(crate) use model::{fnv1a, u32_at, u64_at};
 pub use model::{Model, ModelError, MAX_MODEL_BYTES};
 pub(crate) use vector::{cosine, Embedder};
 
 /// The models a hybrid index embeds with: the static table always, the transformer when its file
-/// is installed too.
+/// is installed too; and the glossary it reads a Chinese query with, when its file is installed.
 #[derive(Clone, Debug)]
 pub struct SemanticModel {
     pub table: Arc<Model>,
     pub contextual: Option<Arc<Contextual>>,
+    pub glossary: Option<Arc<Glossary>>,
 }
 
 impl From<Arc<Model>> for SemanticModel {
     fn from(table: Arc<Model>) -> Self {
-        SemanticModel { table, contextual: None }
+        SemanticModel { table, contextual: None, glossary: None }
     }
 }
 

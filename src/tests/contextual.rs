@@ -20,7 +20,7 @@ fn github() -> String {
 }
 
 fn index(catalog: &str, contextual: bool) -> Index {
-    let model = SemanticModel { table: TABLE.clone(), contextual: contextual.then(|| ENCODER.clone()) };
+    let model = SemanticModel { table: TABLE.clone(), contextual: contextual.then(|| ENCODER.clone()), glossary: None };
     let index = Index::from_catalog_ranked(catalog, Params::default(), Some(model)).unwrap();
     index.wait_for_vectors();
     index
@@ -40,7 +40,7 @@ fn once_in_place_the_transformer_orders_what_the_words_tie() {
     // transformer's, they come out in the order of its cosines, computed here on their own.
     let params = Params { semantic_weight: 1.0, contextual_share: 1.0, ..Params::default() };
     let catalog = github();
-    let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()) };
+    let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()), glossary: None };
     let index = Index::from_catalog_ranked(&catalog, params, Some(model)).unwrap();
     index.wait_for_vectors();
     let query = "pull request";
@@ -82,7 +82,7 @@ fn a_query_longer_than_the_transformer_reads_is_ranked_by_the_word_table() {
 fn an_index_dropped_before_its_vectors_are_made_does_not_hold_up_the_next() {
     let catalog = github();
     for _ in 0..3 {
-        let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()) };
+        let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()), glossary: None };
         drop(Index::from_catalog_ranked(&catalog, Params::default(), Some(model)).unwrap());
     }
     let kept = index(&catalog, true);
@@ -102,7 +102,7 @@ fn within_a_family_of_tools_the_rest_of_the_name_decides() {
         ranked.iter().all(|&(_, score)| (0.0..=1.0).contains(&score)),
         "scores stay in the fused scale: {ranked:?}"
     );
-    let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()) };
+    let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()), glossary: None };
     let without =
         Index::from_catalog_ranked(&catalog, Params { agreement_weight: 0.0, ..Params::default() }, Some(model))
             .unwrap();
@@ -120,7 +120,7 @@ fn within_a_family_of_tools_the_rest_of_the_name_decides() {
 fn explain_reads_the_query_once_and_its_stage_parts_add_up_to_each_hit() {
     // An encoder of its own, so that no other test's queries reach its counts.
     let encoder = Arc::new(Contextual::from_file(&shipped("encoder.bin")).unwrap());
-    let model = SemanticModel { table: TABLE.clone(), contextual: Some(encoder.clone()) };
+    let model = SemanticModel { table: TABLE.clone(), contextual: Some(encoder.clone()), glossary: None };
     let index = Index::from_catalog_ranked(&github(), Params::default(), Some(model)).unwrap();
     index.wait_for_vectors();
     let searcher = Searcher::new(&index);

@@ -2,5 +2,6 @@
 //! hold for random catalogs, queries and session logs. Unit tests live beside their code.
 
 mod contextual;
+mod gloss;
 mod hostile;
 mod properties;
