@@ -36,6 +36,7 @@ mod search;
 mod semantic;
 #[cfg(test)]
 mod tests;
+mod work;
 
 // Text to terms, exactly as tools and queries are analyzed.
 pub use analysis::{fold_into, term_of, Analyzer, Piece};

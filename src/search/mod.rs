@@ -102,13 +102,10 @@ impl<'i> Searcher<'i> {
             raw.retain(|&(score, _)| score >= floor);
         }
         let mut ranked: Vec<(f64, DocId)> = raw.into_iter().map(|(score, doc)| (bm25::round6(score), doc)).collect();
-        ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| self.name(a.1).cmp(self.name(b.1))));
+        let rank = |doc: DocId| self.index.name_rank(doc);
+        ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| rank(a.1).cmp(&rank(b.1))));
         ranked.truncate(n);
         ranked
-    }
-
-    fn name(&self, doc: DocId) -> &'i str {
-        self.index.doc(doc).name()
     }
 
     fn hit(&self, doc: DocId, score: f64) -> Hit<'i> {
