@@ -56,7 +56,7 @@ pub use limits::{
     PAYLOAD_TEXT, TOOL_NAME,
 };
 // What the model is told about the catalog besides ranked hits.
-pub use hints::{match_strength, nearest, outline, Group, Outline};
+pub use hints::{answer, match_strength, nearest, outline, Answer, Group, NextMove, NextMoveRule, Outline};
 // Selections rebuilt from session events.
 pub use replay::{selection_from_events, selection_from_payload, ReplayError, Selection, SEARCH_TOOL};
 // Searching an index: hits, query forms, explanations.

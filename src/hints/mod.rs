@@ -6,10 +6,12 @@
 //! each name as far as `analysis::name_words` reads one, so a name of any length costs no more
 //! than a long real one.
 
+mod answer;
 mod nearest;
 mod outline;
 mod strength;
 
+pub use answer::{answer, Answer, NextMove, NextMoveRule};
 pub use nearest::nearest;
 pub use outline::{outline, Group, Outline};
 pub use strength::match_strength;

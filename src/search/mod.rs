@@ -26,7 +26,8 @@ pub use ranking::{Stage, StagePart};
 use crate::analysis::Analyzer;
 use crate::index::{bm25, DocId, Index};
 use expansion::distinct_terms;
-use ranking::Ranking;
+pub(crate) use explain::StrengthSignals;
+pub(crate) use ranking::Ranking;
 use scores::Scores;
 
 /// One ranked tool. `score` is rounded to six decimals.
@@ -69,7 +70,7 @@ impl<'i> Searcher<'i> {
         self.hits(Ranking::new(self.index, query).page(limit, exclude, true))
     }
 
-    fn hits(&self, page: Vec<(f64, DocId)>) -> Vec<Hit<'i>> {
+    pub(crate) fn hits(&self, page: Vec<(f64, DocId)>) -> Vec<Hit<'i>> {
         page.into_iter().map(|(score, doc)| self.hit(doc, score)).collect()
     }
 
