@@ -10,6 +10,7 @@ vi.mock('../../index.js', async (importOriginal) => {
   return {
     ...native,
     ToolIndex: {
+      prototype: native.ToolIndex.prototype,
       fromJson(json: string) {
         builds.catalogs.push(json)
         return native.ToolIndex.fromJson(json)

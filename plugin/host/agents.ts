@@ -17,8 +17,11 @@ import { message } from './report.ts'
 export interface AgentHooks {
   /** The step's assembly as this Agent is to see it. */
   readonly filter: (agent: Agent, state: AgentState, assembly: PromptAssembly) => PromptAssembly
-  /** A user message the turn just claimed, after the turn's eviction. */
-  readonly claimed: (agent: Agent, state: AgentState, message: UserMessage) => void
+  /**
+   * A user message the turn just claimed, after the turn's eviction: the prefetch it starts, done
+   * once it has committed; undefined when there is nothing to prefetch.
+   */
+  readonly claimed: (agent: Agent, state: AgentState, message: UserMessage) => Promise<void> | undefined
   readonly maxSelected: () => number
 }
 
@@ -54,9 +57,19 @@ export class AttachedAgents {
     if (this.attached.has(agent)) return
     try {
       const state = this.replay(agent)
+      // The prefetches of the messages claimed since the last assembly, one after another: each
+      // ranks off the JavaScript thread and commits when it is done, and DSH does not wait for an
+      // `agent/inbox/claimed` listener. The step's assembly, which follows the claim at once,
+      // waits for them before anything reads the selection.
+      let prefetching: Promise<void> | undefined
       const disposers = [
         // Prepended, so it is the outermost listener: it filters what every other listener built.
         agent.ctx.on('system-prompt/assemble', async (_assembly, context, next) => {
+          if (prefetching !== undefined && context.scope === agent) {
+            const waited = prefetching
+            await waited
+            if (prefetching === waited) prefetching = undefined
+          }
           const full = await next()
           return context.scope === agent ? this.hooks.filter(agent, state, full) : full
         }, { prepend: true }),
@@ -79,7 +92,15 @@ export class AttachedAgents {
             state.turn = turn
             this.guarded(agent, 'evict', () => { evictLeastRecentlyUsed(agent.session, state, this.hooks.maxSelected(), claimed.id) })
           }
-          this.guarded(agent, 'prefetch', () => { this.hooks.claimed(agent, state, claimed) })
+          const prefetch = (): Promise<void> | undefined => {
+            try {
+              return this.hooks.claimed(agent, state, claimed)?.catch((error: unknown) => { this.failed(agent, 'prefetch', error) })
+            } catch (error) {
+              this.failed(agent, 'prefetch', error)
+              return undefined
+            }
+          }
+          prefetching = prefetching === undefined ? prefetch() : prefetching.then(prefetch)
         }),
       ]
       this.attached.set(agent, { state, detach: () => { for (const dispose of disposers) dispose() } })
@@ -113,7 +134,11 @@ export class AttachedAgents {
     try {
       change()
     } catch (error) {
-      this.ctx.logger.warn(`dsh-tool-search: could not ${what} tools of ${agent.id}: ${message(error)}`)
+      this.failed(agent, what, error)
     }
+  }
+
+  private failed(agent: Agent, what: string, error: unknown): void {
+    this.ctx.logger.warn(`dsh-tool-search: could not ${what} tools of ${agent.id}: ${message(error)}`)
   }
 }

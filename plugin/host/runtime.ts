@@ -50,7 +50,7 @@ export class ToolSearchRuntime {
     this.log = new OnceLog(ctx)
     this.agents = new AttachedAgents(ctx, {
       filter: (agent, state, assembly) => (this.unavailable === undefined ? this.offering.filter(agent, state, assembly) : assembly),
-      claimed: (agent, state, claimed) => { this.prefetch(agent, state, claimed) },
+      claimed: (agent, state, claimed) => this.prefetch(agent, state, claimed),
       maxSelected: () => this.settings.current.maxSelected,
     })
     const rules = { policy: () => this.policy, ranking: () => this.settings.current.ranking }
@@ -133,11 +133,11 @@ export class ToolSearchRuntime {
    * `defer` decision is taken first, as its first prompt will take it: a turn that offers every
    * tool has nothing to load, and one that starts deferring excludes only what it still offers.
    */
-  private prefetch(agent: Agent, state: AgentState, claimed: UserMessage): void {
+  private prefetch(agent: Agent, state: AgentState, claimed: UserMessage): Promise<void> | undefined {
     const count = this.settings.current.prefetch
-    if (count === 0 || this.unavailable !== undefined) return
-    if (!state.deferral.defers(state.turn, this.settings.current, this.catalogs.registeredFor(agent, state), this.policy)) return
-    state.select(prefetchFor(claimed, count, agent.session, this.scopeFor(agent, state)), 'prefetch')
+    if (count === 0 || this.unavailable !== undefined) return undefined
+    if (!state.deferral.defers(state.turn, this.settings.current, this.catalogs.registeredFor(agent, state), this.policy)) return undefined
+    return prefetchFor(claimed, count, agent.session, this.scopeFor(agent, state)).then((names) => { state.select(names, 'prefetch') })
   }
 
   private search({ agent, query, limit }: SearchRequest): ReturnType<typeof answerSearch> {

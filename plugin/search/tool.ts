@@ -35,12 +35,12 @@ export const DESCRIPTION = 'Find tools that are installed but not loaded yet. On
  * Build the definition for the current default limit. The limit's description states that
  * default, so the plugin registers a fresh definition whenever the setting changes.
  * @param defaultLimit - results returned when the call omits `limit`.
- * @param search - answers one validated request (throws a clear `Error` when it cannot).
+ * @param search - answers one validated request (rejects with a clear `Error` when it cannot).
  * @returns the registry-ready definition.
  */
 export function createToolSearchTool(
   defaultLimit: number,
-  search: (request: SearchRequest) => ToolSearchPayload,
+  search: (request: SearchRequest) => Promise<ToolSearchPayload>,
 ): ToolDefinition {
   return defineTool({
     name: TOOL_SEARCH_NAME,
@@ -66,7 +66,7 @@ export function createToolSearchTool(
     execute(args, exec) {
       const query = checkQuery(args.query)
       const limit = checkLimit(args.limit ?? defaultLimit)
-      return Promise.resolve(search({ agent: exec.agent, query, limit }))
+      return search({ agent: exec.agent, query, limit })
     },
     // The registry calls this after `tools/post-execute`, right before the result is frozen and
     // logged: whatever a policy listener did to the content, the durable copy is the canonical
