@@ -31,6 +31,7 @@ mod limits;
 #[cfg(feature = "node")]
 #[cfg_attr(test, allow(dead_code))]
 mod node;
+mod priority;
 mod replay;
 mod search;
 mod semantic;

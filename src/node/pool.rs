@@ -48,6 +48,7 @@ pub(super) fn spawn(job: impl FnOnce() + Send + 'static) {
 
 impl Pool {
     fn run(&self) {
+        crate::priority::lower_this_thread();
         loop {
             let job = {
                 let mut jobs = lock(&self.jobs);
