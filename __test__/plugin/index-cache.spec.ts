@@ -4,7 +4,7 @@ import { createHarness, type Harness } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 
 // Count native index builds: the real ToolIndex, with `fromJson` observed.
-const builds = vi.hoisted(() => ({ catalogs: [] as string[] }))
+const builds = vi.hoisted(() => ({ catalogs: [] as string[], outlines: 0 }))
 vi.mock('../../index.js', async (importOriginal) => {
   const native = await importOriginal<typeof import('../../index.js')>()
   return {
@@ -13,7 +13,13 @@ vi.mock('../../index.js', async (importOriginal) => {
       prototype: native.ToolIndex.prototype,
       fromJson(json: string) {
         builds.catalogs.push(json)
-        return native.ToolIndex.fromJson(json)
+        const index = native.ToolIndex.fromJson(json)
+        const outline = index.outline.bind(index)
+        index.outline = (options) => {
+          builds.outlines += 1
+          return outline(options)
+        }
+        return index
       },
     },
   }
@@ -23,6 +29,7 @@ let harness: Harness
 afterEach(async () => {
   await harness.close()
   builds.catalogs.length = 0
+  builds.outlines = 0
 })
 
 const search = (id: string, query: string) => toolCall(id, 'tool_search', { query })
@@ -36,6 +43,8 @@ describe('native index caching', () => {
     await harness.run(b, 'go', search('c1', 'send email'), reply('ok'))
     await harness.run(a, 'go', search('c3', 'postgres'), reply('ok'))
     expect(builds.catalogs).toHaveLength(1)
+    // The catalog outline in tool_search's description is made once for both Agents.
+    expect(builds.outlines).toBe(1)
   })
 
   it('builds again once after the registry changed, and only when the corpus content changed', async () => {
