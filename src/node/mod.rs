@@ -8,6 +8,11 @@
 //! the drop of a document all use heap, not the call stack), and the limits in `limits.rs` bound
 //! memory. No length JavaScript controls sizes an allocation: the exports take plain JavaScript
 //! values and read them through `args`, which checks each length against its bound first.
+//!
+//! The asynchronous exports (`searchAsync`, `answerAsync`) read their arguments that way on
+//! JavaScript's thread, then rank on the core's own threads (`pool`), each job under
+//! `catch_unwind` too, so that a search never holds the host's event loop and every promise
+//! settles.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
