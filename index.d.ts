@@ -16,6 +16,13 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  */
 export declare class ToolIndex {
   /**
+   * One `tool_search` answer's reads, ranked once and off JavaScript's thread: the matches,
+   * their strengths and, when `options.weakBelow` asks for it, the next move. Each part is
+   * exactly what the separate call it names returns. Bad arguments reject the promise with
+   * those calls' errors.
+   */
+  answerAsync(query: string, limit: number, options?: AnswerOptions | undefined | null): Promise<SearchAnswer>
+  /**
    * The indexed tools, leaving out `exclude`, grouped by MCP server (`mcp__<server>__<tool>`)
    * with each group's most distinctive name words (at most 4), and the rest by name.
    */
@@ -66,6 +73,11 @@ export declare class ToolIndex {
    */
   search(query: string, limit: number, options?: SearchOptions | undefined | null): Array<SearchHit>
   /**
+   * `search`, ranked off JavaScript's thread: a promise of exactly the hits `search` returns
+   * for the same arguments. Bad arguments reject it with `search`'s errors.
+   */
+  searchAsync(query: string, limit: number, options?: SearchOptions | undefined | null): Promise<SearchHit[]>
+  /**
    * The projected text a tool is indexed under, or null for an unknown name. Names are at most
    * 1,024 bytes.
    */
@@ -77,6 +89,20 @@ export declare class ToolIndex {
    * matched with their weight and fields, and its projected text. Null for an unknown name.
    */
   explain(query: string, name: string): Explanation | null
+}
+
+/** The options of `answerAsync`. */
+export interface AnswerOptions {
+  /** Names to leave out of the matches, the candidates and the nearest names, as in `search`. */
+  exclude?: Array<string>
+  /**
+   * Read the next move (`candidates`, `nearest`) when there is no match, or the first match's
+   * strength is below this (0: only when there is none); never for a `select:` query. Omitted,
+   * no next move is read.
+   */
+  weakBelow?: number
+  /** Nearest names the next move lists, at most (default 5). */
+  nearest?: number
 }
 
 /** One catalog entry as the core reads it. */
@@ -169,6 +195,24 @@ export interface OutlineGroup {
  * not an object). Throws what fromJson throws for what fromJson refuses.
  */
 export declare function readCatalog(toolsJson: string): Array<CatalogEntry>
+
+/** Everything one `tool_search` answer reads from the index, from one ranking of its query. */
+export interface SearchAnswer {
+  /** The matches: what `search(query, limit, { exclude, fill: false })` returns. */
+  hits: Array<SearchHit>
+  /** Each hit's `matchStrength(query, hit.name)`, in the same order. */
+  strengths: Array<number>
+  /**
+   * With the next move: what `search(query, limit, { exclude })` returns (the page filled by
+   * meaning in a hybrid index).
+   */
+  candidates?: Array<SearchHit>
+  /**
+   * With the next move: what `nearest(query, n, { exclude: exclude and the candidates })`
+   * returns.
+   */
+  nearest?: Array<string>
+}
 
 /** One ranked tool. */
 export interface SearchHit {

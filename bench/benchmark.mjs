@@ -23,6 +23,13 @@
 //                                   --write-docs, regenerate the page's section too); --rows a,b
 //                                   and --steps 10,50 measure only those catalogs and lengths and
 //                                   replace just their figures. 15 to 20 minutes on 2 cores.
+//   pnpm benchmark --event-loop     measure the event loop's delay while 50 Agents search again and
+//                                   write it, keeping every other recorded figure (with
+//                                   --write-docs, regenerate the page's section too)
+//   pnpm benchmark --quick          every part, on fewer sizes, runs and eval requests, in minutes:
+//                                   a smoke test of the whole benchmark (CI runs it). It prints its
+//                                   tables and writes nothing: its figures are not the documented
+//                                   ones, which only the full run measures
 //   pnpm run benchmark:check        fail when docs/benchmark.md's section and the JSON disagree,
 //                                   or the JSON's cost section (or the model's figures beside the
 //                                   measured costs) no longer follows from its token table, or the
@@ -68,9 +75,26 @@ const { values: options } = parseArgs({
     'measured-cost': { type: 'boolean', default: false },
     rows: { type: 'string' },
     steps: { type: 'string' },
+    'event-loop': { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
     ...COST_OPTIONS,
   },
 })
+
+/**
+ * @typedef {object} Plan how much a run measures
+ * @property {number[]} speedSizes - catalog sizes of the speed and memory tables
+ * @property {number} speedScale - the share of each speed figure's runs made
+ * @property {number} [memoryRuns] - fresh processes per memory figure (memory.mjs's default)
+ * @property {number[]} eventLoopSizes
+ * @property {number} [eventLoopSearches] - searches per Agent (event-loop.mjs's default)
+ * @property {number} [evalSample] - each eval set's first requests and names (all of them)
+ */
+
+/** The full run: the figures docs/benchmark.md records. */
+const FULL = /** @type {Plan} */ ({ speedSizes: [100, 1000, 10000], speedScale: 1, eventLoopSizes: [1000, 10000] })
+/** `--quick`: every part, small (about ten minutes on a loaded two-core machine). */
+const QUICK = /** @type {Plan} */ ({ speedSizes: [100, 1000], speedScale: 0.05, memoryRuns: 3, eventLoopSizes: [1000], eventLoopSearches: 2, evalSample: 40 })
 
 // The benchmark page and the page with the ablation table: their names in messages, and paths.
 const pageName = options.page ?? PAGE
@@ -108,6 +132,11 @@ if (options.check) {
   writeResults({ ...results, cost: costSection(results.tokens, costParameters(options)) }, writePage)
 } else if (options.docs || options.readme) {
   log(`${pageName}: section ${writeReadmeSection(pagePath, readResults())}`)
+} else if (options['event-loop']) {
+  writeResults({ ...readResults(), eventLoop: await measureEventLoop(FULL) }, writePage)
+} else if (options.quick) {
+  console.log(renderReport(await measure(QUICK)))
+  log('a quick run: nothing was written, and its figures are not the documented ones (`pnpm benchmark` measures those)')
 } else if (options.verify) {
   const recorded = readResults()
   const fresh = await deterministicPart()
@@ -117,7 +146,9 @@ if (options.check) {
     : `measured again, these differ from docs/benchmark-results.json: ${differing.join(', ')}`)
   process.exitCode = differing.length === 0 ? 0 : 1
 } else {
-  writeResults(await measure(), writePage)
+  // The measured costs take a run of their own (--measured-cost); the full run keeps them.
+  const fresh = await measure(FULL)
+  writeResults({ ...fresh, measuredCost: withModelledFigures(fresh.tokens, readResults().measuredCost) }, writePage)
 }
 
 /**
@@ -174,21 +205,34 @@ async function measuredCost() {
   }
 }
 
-async function measure() {
+/** @param {Plan} plan */
+async function measureEventLoop(plan) {
+  const { AGENTS, eventLoopRow } = await import('./speed/event-loop.mjs')
+  const rows = []
+  for (const size of plan.eventLoopSizes) {
+    log(`the event loop while ${AGENTS} Agents search ${size} tools`)
+    rows.push(await eventLoopRow(size, { searches: plan.eventLoopSearches }))
+  }
+  return { agents: AGENTS, rows }
+}
+
+/** @param {Plan} plan */
+async function measure(plan) {
   const parameters = costParameters(options)
-  const { SPEED_SIZES, speedRow } = await import('./speed/speed.mjs')
+  const { speedRow } = await import('./speed/speed.mjs')
   const { memoryRow, modelMemory } = await import('./speed/memory.mjs')
   const loadStart = loadAverage()
-  const { inputs, tokens, outline, eval: quality } = await deterministicPart()
+  const { inputs, tokens, outline, eval: quality } = await deterministicPart(plan.evalSample)
   const speed = []
   const memory = []
-  for (const size of SPEED_SIZES) {
+  for (const size of plan.speedSizes) {
     log(`speed and memory at ${size} tools`)
-    speed.push(await speedRow(size))
-    memory.push(memoryRow(size))
+    speed.push(await speedRow(size, plan.speedScale))
+    memory.push(memoryRow(size, plan.memoryRuns))
   }
+  const eventLoop = await measureEventLoop(plan)
   log('memory of the semantic model')
-  const model = modelMemory()
+  const model = modelMemory(plan.memoryRuns)
   const manifest = JSON.parse(readFileSync(repoPath('package.json'), 'utf8'))
   return {
     schemaVersion: 1,
@@ -212,13 +256,17 @@ async function measure() {
     outline,
     eval: quality,
     speed: { rows: speed },
+    eventLoop,
     memory: { model, rows: memory },
     cost: costSection(tokens, parameters),
   }
 }
 
-/** The figures that must come out the same on every run: input hashes, tokens and eval. */
-async function deterministicPart() {
+/**
+ * The figures that must come out the same on every run: input hashes, tokens and eval.
+ * @param {number} [evalSample] - each eval set's first requests and names only (`--quick`).
+ */
+async function deterministicPart(evalSample) {
   // Measuring loads DSH and the native addon; --check and --docs need neither, so they are
   // imported here rather than at the top.
   const { tokenRow } = await import('./tokens/tokens.mjs')
@@ -249,7 +297,7 @@ async function deterministicPart() {
     inputs: Object.fromEntries(files.map((file) => [file, sha256(readFileSync(repoPath(file)))])),
     tokens: { ranking: await pluginRanking(), toolSearchSchemaTokens, rows },
     outline: { budget: OUTLINE_BUDGET_TOKENS, rows: outlineRows },
-    eval: await runEval(),
+    eval: await runEval(evalSample),
   }
 }
 

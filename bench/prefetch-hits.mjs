@@ -31,18 +31,19 @@ const MAX_QUERY_CHARS = 4096
 
 /** @typedef {{hit: number, topHit: number, loaded: number, tokens: number}} Cell */
 
-/** The names prefetch loads for each size, for one request against one index. */
-function loads(/** @type {ToolIndex} */ index, /** @type {string} */ text) {
+/** The names prefetch loads for each size, for one request against one index (as the plugin asks: one `answerAsync`). */
+async function loads(/** @type {ToolIndex} */ index, /** @type {string} */ text) {
   const query = [...text].slice(0, MAX_QUERY_CHARS).join('').trim()
-  const top = index.search(query, LARGEST, { fill: false })
-  const strong = new Set(strongHits(index, query, top).map((/** @type {{name: string}} */ hit) => hit.name))
+  const answer = await index.answerAsync(query, LARGEST)
+  const top = answer.hits
+  const strong = new Set(strongHits(query, answer).map((/** @type {{name: string}} */ hit) => hit.name))
   return SIZES.map((size) => ({ ranked: top.slice(0, size).map((hit) => hit.name), loaded: top.slice(0, size).map((hit) => hit.name).filter((name) => strong.has(name)) }))
 }
 
 /** @typedef {{source: import('./lib/eval-sets.mjs').EvalSource, index: ToolIndex, names: Set<string>}} Indexed */
 
 /** Per size, summed over one source's requests. */
-function measureSource(/** @type {Indexed} */ { source, index }) {
+async function measureSource(/** @type {Indexed} */ { source, index }) {
   /** @type {Map<string, number>} */
   const schemaTokens = new Map()
   for (const tool of JSON.parse(source.catalogJson)) {
@@ -50,7 +51,8 @@ function measureSource(/** @type {Indexed} */ { source, index }) {
   }
   const cells = SIZES.map(() => ({ hit: 0, topHit: 0, loaded: 0, tokens: 0 }))
   for (const request of source.requests) {
-    loads(index, request.query).forEach(({ ranked, loaded }, i) => {
+    const found = await loads(index, request.query)
+    found.forEach(({ ranked, loaded }, i) => {
       const cell = /** @type {Cell} */ (cells[i])
       cell.topHit += ranked.some((name) => request.relevant.includes(name)) ? 1 : 0
       cell.hit += loaded.some((name) => request.relevant.includes(name)) ? 1 : 0
@@ -71,7 +73,7 @@ const rates = (/** @type {Cell[]} */ cells, /** @type {number} */ requests) => c
 }))
 
 /** Per size: of requests about nothing installed, the share that still load a tool, and tools loaded. */
-function measureUnrelated(/** @type {Indexed[]} */ indexed) {
+async function measureUnrelated(/** @type {Indexed[]} */ indexed) {
   const counts = SIZES.map(() => ({ some: 0, loaded: 0 }))
   let requests = 0
   for (const own of indexed) {
@@ -79,7 +81,8 @@ function measureUnrelated(/** @type {Indexed[]} */ indexed) {
       if (other === own || [...other.names].some((name) => own.names.has(name))) continue
       for (const request of own.source.requests) {
         requests += 1
-        loads(other.index, request.query).forEach(({ loaded }, i) => {
+        const found = await loads(other.index, request.query)
+        found.forEach(({ loaded }, i) => {
           const count = /** @type {{some: number, loaded: number}} */ (counts[i])
           count.some += loaded.length > 0 ? 1 : 0
           count.loaded += loaded.length
@@ -107,7 +110,9 @@ async function indexSources() {
 
 export async function measurePrefetch() {
   const indexed = await indexSources()
-  const perSource = indexed.map(measureSource)
+  /** @type {Awaited<ReturnType<typeof measureSource>>[]} */
+  const perSource = []
+  for (const source of indexed) perSource.push(await measureSource(source))
   const requests = perSource.reduce((sum, source) => sum + source.requests, 0)
   const pooled = SIZES.map((_, i) => {
     /** @type {Cell} */
@@ -122,7 +127,7 @@ export async function measurePrefetch() {
     sources: perSource.map((source) => source.id),
     requests,
     pooled: rates(pooled, requests),
-    unrelated: measureUnrelated(indexed),
+    unrelated: await measureUnrelated(indexed),
     perSource: perSource.map((source) => ({ id: source.id, requests: source.requests, rows: rates(source.cells, source.requests) })),
   }
 }

@@ -34,11 +34,13 @@ mod limits;
 #[cfg(feature = "node")]
 #[cfg_attr(test, allow(dead_code))]
 mod node;
+mod priority;
 mod replay;
 mod search;
 mod semantic;
 #[cfg(test)]
 mod tests;
+mod work;
 
 // Text to terms, exactly as tools and queries are analyzed.
 pub use analysis::{fold_into, term_of, Analyzer, Piece};
@@ -58,7 +60,7 @@ pub use limits::{
     PAYLOAD_TEXT, TOOL_NAME,
 };
 // What the model is told about the catalog besides ranked hits.
-pub use hints::{match_strength, nearest, outline, Group, Outline};
+pub use hints::{answer, match_strength, nearest, outline, Answer, Group, NextMove, NextMoveRule, Outline};
 // The glossary a hybrid index reads a Chinese query with.
 pub use gloss::{Glossary, GlossaryError, MAX_GLOSSARY_BYTES};
 // Selections rebuilt from session events.

@@ -50,6 +50,30 @@ pub const MAX_TOOLS: usize = 100_000;
 /// stack, so this is about what is worth indexing, not about safety.
 pub const MAX_SCHEMA_DEPTH: usize = 32;
 
+/// Most index words one query word brings in by sharing its start (`Params::prefix_weight`), the
+/// first in text order. Every one of them is a query term whose postings are read, so without a
+/// bound a catalog of many words that begin alike (a huge enum of `data1`, `data2`, ...) made each
+/// query word cost a pass over its whole vocabulary. The real catalogs measured bring in at most 7
+/// per word (`time` in BFCL), so no real search reaches it.
+pub const MAX_RELATED_WORDS: usize = 128;
+
+/// How much of a tool name the stages that compare names word by word read (the name agreement,
+/// the outline and the nearest names): its first `NAME_READ_BYTES` bytes, and of those at most
+/// [`MAX_NAME_WORDS`] distinct words. Without it a name of a megabyte of distinct words was read,
+/// and compared with every query word, whole: 220 s for one search. Model APIs take names of at
+/// most 64 characters, and the longest real name measured has 70 bytes and 9 words; the BM25F
+/// index still reads every name whole.
+pub const NAME_READ_BYTES: usize = 256;
+
+/// Distinct words of a name the name stages compare (see [`NAME_READ_BYTES`]).
+pub const MAX_NAME_WORDS: usize = 32;
+
+/// Distinct query words the nearest names compare with each name's words, the first in the
+/// query: each is compared with every name of the catalog. A query that finds nothing is a few
+/// words, often misspelled; the longest real request measured has 203 distinct words, of which
+/// the first 64 say what it is about.
+pub const MAX_NEAREST_WORDS: usize = 64;
+
 /// Checks a query against [`MAX_QUERY_CHARS`].
 pub fn check_query(query: &str) -> Result<(), String> {
     // A UTF-8 byte count bounds the character count from above: most queries need no count.

@@ -174,6 +174,31 @@ describe('hostile input to the native core', () => {
     })
   })
 
+  it('hostile catalogs and queries: a huge name, a huge enum, a word every tool shares, many distinct words are answered', async () => {
+    // src/tests/hostile.rs bounds the work of each class; here each is answered through Node-API.
+    const word = (i: number) => (i + 26 ** 4).toString(26).split('').map(digit => String.fromCharCode(97 + parseInt(digit, 26))).join('')
+    const words = Array.from({ length: 100_000 }, (_, i) => word(i))
+    const everyday = Array.from({ length: 200 }, (_, i) => tool(`tool_${word(i)}`, `Does ${word(i + 1)} things.`))
+    const hugeName = words.join('_')
+    const hostile = index([
+      ...everyday,
+      tool(hugeName, 'A tool with a huge name.'),
+      tool('pick_kind', 'Picks a kind.', { type: 'object', properties: { kind: { type: 'string', enum: words.map(w => `data${w}`) } } }),
+    ])
+    const ownWords = words.slice(0, 150).join(' ')
+    const queries = [ownWords, `data ${words.slice(0, 600).map(w => `data${w}`).join(' ')}`.slice(0, 4096), 'data', 'things', words.slice(0, 800).join(' ').slice(0, 4096)]
+    for (const query of queries) {
+      const answer = await hostile.answerAsync(query, 20, { weakBelow: Number.POSITIVE_INFINITY, nearest: 5 })
+      expect(answer.hits.length, query.slice(0, 40)).toBeLessThanOrEqual(20)
+      expect(answer.strengths).toHaveLength(answer.hits.length)
+      expect(answer.nearest?.length ?? 0).toBeLessThanOrEqual(5)
+      expect(await hostile.searchAsync(query, 20)).toEqual(hostile.search(query, 20))
+    }
+    expect(names(hostile.search(ownWords, 1, { fill: false }))).toEqual([hugeName])
+    expect(names(hostile.search('data', 3, { fill: false }))).toContain('pick_kind')
+    expect(hostile.outline().ungrouped).toContain(hugeName)
+  })
+
   it('corrupted session events: only whole, successful tool_search results select', () => {
     const good = searchPayload('good')
     const events = [

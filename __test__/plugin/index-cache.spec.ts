@@ -4,16 +4,24 @@ import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 
 // Count native index builds: the real ToolIndex, with `fromJson` observed.
-const builds = vi.hoisted(() => ({ catalogs: [] as string[] }))
+const builds = vi.hoisted(() => ({ catalogs: [] as string[], outlines: 0 }))
 vi.mock('../../index.js', async (importOriginal) => {
   const { observeIndexBuilds } = await import('../support/observed-native.ts')
-  return observeIndexBuilds(await importOriginal(), (json) => { builds.catalogs.push(json) })
+  return observeIndexBuilds(await importOriginal(), (json, index) => {
+    builds.catalogs.push(json)
+    const outline = index.outline.bind(index)
+    index.outline = (options) => {
+      builds.outlines += 1
+      return outline(options)
+    }
+  })
 })
 
 let harness: Harness
 afterEach(async () => {
   await harness.close()
   builds.catalogs.length = 0
+  builds.outlines = 0
 })
 
 const search = (id: string, query: string) => toolCall(id, 'tool_search', { query })
@@ -27,6 +35,8 @@ describe('native index caching', () => {
     await harness.run(b, 'go', search('c1', 'send email'), reply('ok'))
     await harness.run(a, 'go', search('c3', 'postgres'), reply('ok'))
     expect(builds.catalogs).toHaveLength(1)
+    // The catalog outline in tool_search's description is made once for both Agents.
+    expect(builds.outlines).toBe(1)
   })
 
   it('builds again once after the registry changed, and only when the corpus content changed', async () => {

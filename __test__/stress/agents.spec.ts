@@ -11,6 +11,10 @@
 //   alwaysVisible, or core (no schema of a removed tool, nothing found by another Agent).
 // After each round of 50 Agents the plugin's listeners are back at their baseline, native
 // indexes do not pile up, and the heap stays flat from round to round.
+//
+// Every index is hybrid, and the transformer takes part in every search: the warm-up embeds every
+// tool the run registers, and an index whose every tool's text the process has embedded has its
+// vectors at once.
 
 import { setImmediate as macrotask } from 'node:timers/promises'
 import { setFlagsFromString } from 'node:v8'
@@ -29,10 +33,14 @@ import { reply, toolCalls } from '../support/scripted-model.ts'
 
 // Every native index the plugin builds, held weakly: how many are still alive says whether the
 // plugin's index cache lets go of indexes no Agent uses.
-const built = vi.hoisted(() => ({ indexes: [] as WeakRef<object>[] }))
+const built = vi.hoisted(() => ({ indexes: [] as WeakRef<import('../../index.js').ToolIndex>[] }))
 vi.mock('../../index.js', async (importOriginal) => {
   const { observeIndexBuilds } = await import('../support/observed-native.ts')
-  return observeIndexBuilds(await importOriginal(), (_json, index) => { built.indexes.push(new WeakRef(index)) })
+  return observeIndexBuilds(
+    await importOriginal(),
+    (_json, index) => { built.indexes.push(new WeakRef(index)) },
+    { ranking: 'hybrid' },
+  )
 })
 
 const AGENTS = 50
@@ -171,6 +179,15 @@ function listenerCount(ctx: Context): number {
   return Object.values(ctx.events._hooks).reduce((sum, hooks) => sum + (hooks?.length ?? 0), 0)
 }
 
+/** Every live index has the transformer's vectors in place: it reads a query with it. */
+function expectTransformerEverywhere(): void {
+  for (const ref of built.indexes) {
+    const index = ref.deref()
+    const name = index?.names()[0]
+    if (name !== undefined) expect(index?.explain('weather forecast', name)?.semantic?.contextual, `the transformer in an index of ${index?.size} tools`).toBeTypeOf('number')
+  }
+}
+
 function liveIndexes(gc: () => void): number {
   gc()
   return built.indexes.filter(ref => ref.deref() !== undefined).length
@@ -295,9 +312,13 @@ describe('50 Agents under registry and settings churn', () => {
       await handle.agent.whenIdle()
     }
 
-    // Warm up (JIT, module state, the native word memo), then take the baselines.
+    // Warm up (JIT, module state, the native word memo, the transformer's vectors of every tool
+    // the run registers), then take the baselines.
     const warm = await create('warm-up')
+    const everyChurnTool = CHURN.map(tool => h.ctx.tools.register(fixtureTool(tool)))
     await turn(warm, 'search: weather forecast')
+    await Promise.all(built.indexes.map(ref => ref.deref()?.ready()))
+    for (const dispose of everyChurnTool) dispose()
     await warm.dispose()
     const listenersBefore = listenerCount(h.ctx)
     gc()
@@ -335,6 +356,7 @@ describe('50 Agents under registry and settings churn', () => {
       }
       expect(h.ctx.toolSearch.agents().map(row => row.selected)).toEqual(handles.map(({ agent }) => seen.committed.get(agent.id)?.size ?? 0))
       indexesWithAgents.push(liveIndexes(gc))
+      expectTransformerEverywhere()
 
       await Promise.all(handles.map(handle => handle.dispose()))
       expect(h.ctx.toolSearch.agents()).toEqual([])

@@ -11,12 +11,20 @@
 type Native = typeof import('../../index.js')
 type ToolIndex = ReturnType<Native['ToolIndex']['fromJson']>
 
-/** `native` whose `ToolIndex.fromJson` builds the real index and hands each catalog and index to `built`. */
-export function observeIndexBuilds(native: Native, built: (json: string, index: ToolIndex) => void): Native {
+/**
+ * `native` whose `ToolIndex.fromJson` builds the real index and hands each catalog and index to
+ * `built`; with `forced`, every index is built with those options instead of the caller's.
+ */
+export function observeIndexBuilds(
+  native: Native,
+  built: (json: string, index: ToolIndex) => void,
+  forced?: Parameters<Native['ToolIndex']['fromJson']>[1],
+): Native {
   const fromJson: Native['ToolIndex']['fromJson'] = (json, options) => {
-    const index = native.ToolIndex.fromJson(json, options)
+    const index = native.ToolIndex.fromJson(json, forced ?? options)
     built(json, index)
     return index
   }
-  return { ...native, ToolIndex: { fromJson } as unknown as Native['ToolIndex'] }
+  // The prototype stays the real one: the plugin checks the addon's methods on it before use.
+  return { ...native, ToolIndex: { fromJson, prototype: native.ToolIndex.prototype } as unknown as Native['ToolIndex'] }
 }

@@ -28,26 +28,27 @@ const NO_CACHE = { ...process.env, DSH_TOOL_SEARCH_CACHE: '' }
  */
 const probe = (...args) => JSON.parse(execFileSync(process.execPath, ['--expose-gc', PROBE, ...args], { encoding: 'utf8', env: NO_CACHE }))
 
-/** @param {string[]} args @returns {Measured & {tools?: number, catalogBytes?: number}} */
-function measured(...args) {
+/** @param {number} count @param {string[]} args @returns {Measured & {tools?: number, catalogBytes?: number}} */
+function measured(count, ...args) {
   const growth = (/** @type {{before: Usage, after: Usage}} */ run) => run.after.rss - run.before.rss
-  const runs = Array.from({ length: RUNS }, () => probe(...args)).sort((a, b) => growth(a) - growth(b))
-  const { before, after, ...rest } = /** @type {(typeof runs)[number]} */ (runs[Math.floor(RUNS / 2)])
+  const runs = Array.from({ length: count }, () => probe(...args)).sort((a, b) => growth(a) - growth(b))
+  const { before, after, ...rest } = /** @type {(typeof runs)[number]} */ (runs[Math.floor(count / 2)])
   return { ...rest, before, after, rssGrowths: runs.map(growth) }
 }
 
 /**
  * @param {number} size
+ * @param {number} [runs] - fresh processes per figure (`pnpm benchmark --quick` makes fewer).
  * @returns {{tools: number, catalogBytes: number} & Measured & {hybrid: Measured}}
  *   a lexical index; `hybrid`, a hybrid one, the model already read.
  */
-export function memoryRow(size) {
-  const { tools = size, catalogBytes = 0, ...lexical } = measured(String(size), 'lexical')
-  const { tools: _, catalogBytes: __, ...hybrid } = measured(String(size), 'hybrid')
+export function memoryRow(size, runs = RUNS) {
+  const { tools = size, catalogBytes = 0, ...lexical } = measured(runs, String(size), 'lexical')
+  const { tools: _, catalogBytes: __, ...hybrid } = measured(runs, String(size), 'hybrid')
   return { tools, catalogBytes, ...lexical, hybrid }
 }
 
-/** @returns {Measured} a process before and after it reads the semantic model. */
-export function modelMemory() {
-  return measured('model')
+/** @param {number} [runs] @returns {Measured} a process before and after it reads the semantic model. */
+export function modelMemory(runs = RUNS) {
+  return measured(runs, 'model')
 }

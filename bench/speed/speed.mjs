@@ -15,8 +15,6 @@ import { setVectorCache, ToolIndex } from '../../index.js'
 import { catalogOfSize, devQueries } from '../lib/catalogs.mjs'
 import { median, percentile, time } from './timing.mjs'
 
-export const SPEED_SIZES = [100, 1000, 10000]
-
 /**
  * Budgets in milliseconds: DESIGN.md's (none at 100 tools), and for hybrid indexes the ranking
  * issue's: `fromJson` 50 ms at 1,000 tools (the transformer's tool vectors are made afterwards,
@@ -100,17 +98,20 @@ async function vectorsReadyMs(catalog) {
 /**
  * The timings of one size.
  * @param {number} size - catalog size.
+ * @param {number} [scale] - the share of the runs to make (`pnpm benchmark --quick` makes few).
  */
-export async function speedRow(size) {
+export async function speedRow(size, scale = 1) {
   const budget = BUDGETS_MS[size]
-  const runs = RUNS[size]
-  if (runs === undefined) throw new Error(`no run counts for ${size} tools`)
+  const full = RUNS[size]
+  if (full === undefined) throw new Error(`no run counts for ${size} tools`)
+  const scaled = (/** @type {number} */ n) => Math.max(3, Math.round(n * scale))
+  const runs = { build: scaled(full.build), search: scaled(full.search), filter: scaled(full.filter), assemble: scaled(full.assemble) }
   const catalog = catalogOfSize(size)
   const json = JSON.stringify(catalog)
   const queries = devQueries().map((request) => request.query)
 
   const lexical = await indexTimings(json, 'lexical', queries, runs)
-  const hybrid = await indexTimings(json, 'hybrid', queries, { ...runs, search: HYBRID_SEARCHES })
+  const hybrid = await indexTimings(json, 'hybrid', queries, { ...runs, search: scaled(HYBRID_SEARCHES) })
 
   const selected = new Set(hybrid.index.search(/** @type {string} */ (queries[0]), 5).map((hit) => hit.name))
   const { filter, assemble } = await filterTimings(catalog, selected, runs)

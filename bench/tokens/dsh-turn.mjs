@@ -111,7 +111,7 @@ export async function recordTurn({ tools = [], mcp = [], plugin, query }) {
  * A registry definition carrying a catalog entry's name, description and schema unchanged.
  * @param {Tool} entry
  */
-function catalogTool({ name, description, parameters }) {
+export function catalogTool({ name, description, parameters }) {
   return {
     name,
     description,

@@ -17,8 +17,11 @@ import { message } from './report.ts'
 export interface AgentHooks {
   /** The step's assembly as this Agent is to see it. */
   readonly filter: (agent: Agent, state: AgentState, assembly: PromptAssembly) => PromptAssembly
-  /** A user message the turn just claimed, after the turn's eviction. */
-  readonly claimed: (agent: Agent, state: AgentState, message: UserMessage) => void
+  /**
+   * A user message the turn just claimed, after the turn's eviction: the prefetch it starts, done
+   * once it has committed; undefined when there is nothing to prefetch.
+   */
+  readonly claimed: (agent: Agent, state: AgentState, message: UserMessage) => Promise<void> | undefined
   /** Messages to follow the step's own (after the user's message), before the model is asked. */
   readonly stepMessages: (agent: Agent, state: AgentState) => UserMessage[]
   readonly maxSelected: () => number
@@ -56,9 +59,21 @@ export class AttachedAgents {
     if (this.attached.has(agent)) return
     try {
       const state = this.replay(agent)
+      // The prefetches of the messages claimed since the last assembly, one after another: each
+      // ranks off the JavaScript thread and commits when it is done, and DSH does not wait for an
+      // `agent/inbox/claimed` listener. The step's assembly and its messages, which follow the
+      // claim at once, wait for them before anything reads the selection.
+      let prefetching: Promise<void> | undefined
+      const settled = async (): Promise<void> => {
+        if (prefetching === undefined) return
+        const waited = prefetching
+        await waited
+        if (prefetching === waited) prefetching = undefined
+      }
       const disposers: (() => void)[] = [
         // Prepended, so it is the outermost listener: it filters what every other listener built.
         agent.ctx.on('system-prompt/assemble', async (_assembly, context, next) => {
+          if (context.scope === agent) await settled()
           const full = await next()
           return context.scope === agent ? this.hooks.filter(agent, state, full) : full
         }, { prepend: true }),
@@ -81,13 +96,23 @@ export class AttachedAgents {
             state.turn = turn
             this.guarded(agent, 'evict', () => { evictLeastRecentlyUsed(agent.session, state, this.hooks.maxSelected(), claimed.id) })
           }
-          this.guarded(agent, 'prefetch', () => { this.hooks.claimed(agent, state, claimed) })
+          const prefetch = (): Promise<void> | undefined => {
+            try {
+              return this.hooks.claimed(agent, state, claimed)?.catch((error: unknown) => { this.failed(agent, 'prefetch', error) })
+            } catch (error) {
+              this.failed(agent, 'prefetch', error)
+              return undefined
+            }
+          }
+          prefetching = prefetching === undefined ? prefetch() : prefetching.then(prefetch)
         }),
-        // The step's messages, once every other listener has had its say: what DSH appends to the
-        // conversation after the user's message without touching the system prompt or the tools.
+        // The step's messages, once every other listener has had its say and the prefetches have
+        // committed: what DSH appends to the conversation after the user's message without
+        // touching the system prompt or the tools.
         agent.ctx.on('agent/pre-step', async (payload, next) => {
           const decision = await next()
           if (payload.agent !== agent || decision.kind !== 'enter' || payload.signal.aborted) return decision
+          await settled()
           let extra: UserMessage[] = []
           this.guarded(agent, 'describe the prefetched', () => { extra = this.hooks.stepMessages(agent, state) })
           return extra.length === 0 ? decision : { ...decision, messages: [...decision.messages, ...extra] }
@@ -124,7 +149,11 @@ export class AttachedAgents {
     try {
       change()
     } catch (error) {
-      this.ctx.logger.warn(`dsh-tool-search: could not ${what} tools of ${agent.id}: ${message(error)}`)
+      this.failed(agent, what, error)
     }
+  }
+
+  private failed(agent: Agent, what: string, error: unknown): void {
+    this.ctx.logger.warn(`dsh-tool-search: could not ${what} tools of ${agent.id}: ${message(error)}`)
   }
 }

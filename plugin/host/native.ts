@@ -15,7 +15,7 @@ import type * as Core from '../../index.js'
 import { MAX_NAME_BYTES } from '../contract.ts'
 import { describeLoadFailure } from './platform.ts'
 
-export type { CatalogOutline, OutlineGroup, SearchHit, SessionSelection } from '../../index.js'
+export type { CatalogOutline, OutlineGroup, SearchAnswer, SearchHit, SessionSelection } from '../../index.js'
 export type ToolIndex = Core.ToolIndex
 
 /** What the plugin and the command line call in the core. */
@@ -60,11 +60,12 @@ export const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectio
 
 /**
  * Every function of the core the plugin or the command line calls, by name. `namesTools` came with
- * `ToolIndex`'s `outline`, `nearest` and `matchStrength`: a binary that has it has them.
+ * `ToolIndex`'s `outline`, `nearest` and `matchStrength`: a binary that has it has them; and
+ * `answerAsync` with `searchAsync`.
  */
 function callables({ ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload }: Loaded): Record<string, unknown> {
-  const fromJson = (ToolIndex as { fromJson?: unknown } | null | undefined)?.fromJson
-  return { 'ToolIndex.fromJson': fromJson, namesTools, readCatalog, selectionFromEvents, selectionFromPayload }
+  const index = ToolIndex as { fromJson?: unknown, prototype?: { answerAsync?: unknown } } | null | undefined
+  return { 'ToolIndex.fromJson': index?.fromJson, namesTools, readCatalog, selectionFromEvents, selectionFromPayload, 'ToolIndex.answerAsync': index?.prototype?.answerAsync }
 }
 
 function standIns(message: string): NativeCore {

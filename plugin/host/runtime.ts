@@ -54,7 +54,7 @@ export class ToolSearchRuntime {
     this.log = new OnceLog(ctx)
     this.agents = new AttachedAgents(ctx, {
       filter: (agent, state, assembly) => (this.unavailable === undefined ? this.offering.filter(agent, state, assembly) : assembly),
-      claimed: (agent, state, claimed) => { this.prefetch(agent, state, claimed) },
+      claimed: (agent, state, claimed) => this.prefetch(agent, state, claimed),
       stepMessages: (agent, state) => this.prefetchedDefinitions(agent, state),
       // Under stable loading a selection costs no request anything, so nothing is evicted.
       maxSelected: () => (this.loading.active ? 0 : this.settings.current.maxSelected),
@@ -184,17 +184,19 @@ export class ToolSearchRuntime {
    * `defer` decision is taken first, as its first prompt will take it: a turn that offers every
    * tool has nothing to load, and one that starts deferring excludes only what it still offers.
    */
-  private prefetch(agent: Agent, state: AgentState, claimed: UserMessage): void {
+  private prefetch(agent: Agent, state: AgentState, claimed: UserMessage): Promise<void> | undefined {
     const count = this.settings.current.prefetch
-    if (count === 0 || this.unavailable !== undefined) return
-    if (!state.deferral.defers(state.turn, this.settings.current, this.catalogs.registeredFor(agent, state), this.policy)) return
+    if (count === 0 || this.unavailable !== undefined) return undefined
+    if (!state.deferral.defers(state.turn, this.settings.current, this.catalogs.registeredFor(agent, state), this.policy)) return undefined
     const scope = this.scopeFor(agent, state)
     // Under stable loading found tools stay searchable (their definitions may have been compacted
     // away), but a prefetch nobody asked for does not send a definition the Agent already has.
     const found = this.loading.active ? [...state.selected].filter(coreTakesName) : []
-    const names = prefetchFor(claimed, count, agent.session, found.length === 0 ? scope : { ...scope, exclude: [...scope.exclude, ...found] })
-    state.select(names, 'prefetch')
-    if (this.loading.active) state.prefetchedDefinitions.push(...names)
+    const prefetched = prefetchFor(claimed, count, agent.session, found.length === 0 ? scope : { ...scope, exclude: [...scope.exclude, ...found] })
+    return prefetched.then((names) => {
+      state.select(names, 'prefetch')
+      if (this.loading.active) state.prefetchedDefinitions.push(...names)
+    })
   }
 
   /** Under stable loading, the definitions of what this step's prefetch loaded, after the user's message. */

@@ -9,7 +9,7 @@
  */
 
 import type { JsonValue } from '@deepseek-ai/dsh-session'
-import { coreTakesName, namesTools, type CatalogOutline, type SearchHit, type ToolIndex } from '../host/native.ts'
+import { namesTools, type CatalogOutline, type SearchAnswer, type SearchHit, type ToolIndex } from '../host/native.ts'
 import type { PayloadDefinitions } from './definitions.ts'
 import { PAYLOAD_SCHEMA_VERSION, type PayloadTool, type ToolSearchPayload } from './payload.ts'
 
@@ -49,57 +49,55 @@ export interface SearchScope {
  * @returns the payload.
  * @throws when a `discover:` query has nothing after the prefix.
  */
-export function answerSearch(query: string, limit: number, scope: SearchScope): ToolSearchPayload {
+export async function answerSearch(query: string, limit: number, scope: SearchScope): Promise<ToolSearchPayload> {
   const discovered = discoverQuery(query)
   const ranked = discovered ?? query
-  const exclude = [...scope.exclude]
-  const hits = scope.index.search(ranked, limit, { exclude, fill: false })
-  const candidates = () => scope.index.search(ranked, limit, { exclude })
+  // All of the answer's native work in one call, ranked once and off the JavaScript thread: the
+  // matches, their strengths and, when the answer will load nothing (a weak best match; for
+  // `discover:`, no match), the candidates and the nearest names.
+  const answer = await scope.index.answerAsync(ranked, limit, {
+    exclude: [...scope.exclude],
+    weakBelow: discovered === undefined ? WEAK_MATCH_FLOOR : 0,
+    nearest: NEAREST_NAMES,
+  })
+  const hits = answer.hits
   if (discovered !== undefined) {
     const tools = hits.map((hit): PayloadTool => withParameters(hit, scope.parametersOf(hit.name)))
     const payload: ToolSearchPayload = { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, discover: true, tools }
-    return tools.length > 0 ? payload : { ...payload, ...nextMove(ranked, false, candidates(), scope) }
+    return tools.length > 0 ? payload : { ...payload, ...nextMove(false, answer, scope) }
   }
-  if (confidentHits(scope.index, ranked, hits).length > 0) {
+  if (confidentHits(ranked, answer).length > 0) {
     const stable = scope.define === undefined ? {} : { loading: 'stable' as const, definitions: scope.define(hits) }
     return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, ...stable, tools: hits }
   }
-  return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: [], ...nextMove(ranked, hits.length > 0, candidates(), scope) }
+  return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: [], ...nextMove(hits.length > 0, answer, scope) }
 }
 
 /**
  * The hits worth loading: all of them when the query names tools (`select:`, or the exact name
  * of its first hit) or its best hit reaches {@link WEAK_MATCH_FLOOR}; none otherwise.
- * @param index - the index the hits came from.
  * @param query - the ranked query.
- * @param hits - its results, best first.
+ * @param answer - its matches, best first, with their strengths.
  */
-function confidentHits(index: ToolIndex, query: string, hits: SearchHit[]): SearchHit[] {
-  const best = hits[0]
-  if (best === undefined || namesTools(query)) return hits
-  return strong(index, query, best) ? hits : []
+function confidentHits(query: string, answer: SearchAnswer): SearchHit[] {
+  if (answer.hits.length === 0 || namesTools(query)) return answer.hits
+  return strong(query, answer, 0) ? answer.hits : []
 }
 
 /**
  * The hits that each reach {@link WEAK_MATCH_FLOOR} (all of them for a query that names tools):
  * what is loaded when nobody asked, as a prefetch is.
- * @param index - the index the hits came from.
  * @param query - the ranked query.
- * @param hits - its results, best first.
+ * @param answer - its matches, best first, with their strengths (`ToolIndex.answerAsync`).
  */
-export function strongHits(index: ToolIndex, query: string, hits: SearchHit[]): SearchHit[] {
-  if (namesTools(query)) return hits
-  return hits.filter(hit => strong(index, query, hit))
+export function strongHits(query: string, answer: Pick<SearchAnswer, 'hits' | 'strengths'>): SearchHit[] {
+  if (namesTools(query)) return answer.hits
+  return answer.hits.filter((_, at) => strong(query, answer, at))
 }
 
-/**
- * Whether a hit is the tool the query names exactly, or matches it as strongly as the floor. A
- * name longer than the core looks up again (another plugin may register one) is taken as it
- * ranked: its strength cannot be asked for.
- */
-function strong(index: ToolIndex, query: string, hit: SearchHit): boolean {
-  if (hit.name === query.trim() || !coreTakesName(hit.name)) return true
-  return index.matchStrength(query, hit.name) >= WEAK_MATCH_FLOOR
+/** Whether the answer's hit at `at` is the tool the query names exactly, or matches it as strongly as the floor. */
+function strong(query: string, answer: Pick<SearchAnswer, 'hits' | 'strengths'>, at: number): boolean {
+  return answer.hits[at]?.name === query.trim() || (answer.strengths[at] ?? 0) >= WEAK_MATCH_FLOOR
 }
 
 /** The rest of a `discover:` query, or undefined for any other query. */
@@ -117,13 +115,13 @@ function withParameters(hit: SearchHit, parameters: JsonValue | undefined): Payl
 /**
  * The fields of a result that loads nothing: what there is, and how to get it.
  * @param matched - whether any tool matched the query (weakly).
- * @param candidates - the weak matches, and in a hybrid index the nearest others by meaning.
+ * @param answer - the core's next move: the candidates (the weak matches, and in a hybrid index
+ *   the nearest others by meaning) and the names spelled like the query.
  */
-function nextMove(query: string, matched: boolean, candidates: SearchHit[], scope: SearchScope): Partial<ToolSearchPayload> {
+function nextMove(matched: boolean, answer: SearchAnswer, scope: SearchScope): Partial<ToolSearchPayload> {
   const outline = scope.outline()
-  // The core takes no name longer than it looks up; such a candidate may come back as nearest.
-  const exclude = [...scope.exclude, ...candidates.map(hit => hit.name).filter(coreTakesName)]
-  const nearest = scope.index.nearest(query, NEAREST_NAMES, { exclude })
+  const candidates = answer.candidates ?? []
+  const nearest = answer.nearest ?? []
   const found = matched
     ? 'Only weak matches (the candidates)'
     : `No deferred tool matches this query${candidates.length > 0 ? ' (the candidates are the nearest by meaning)' : ''}`

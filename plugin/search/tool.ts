@@ -47,13 +47,13 @@ export function searchDescription(loading: ChoiceOf<'loading'>): string {
  * the plugin registers a fresh definition whenever either setting changes.
  * @param defaultLimit - results returned when the call omits `limit`.
  * @param loading - how found tools are used (the `loading` in force).
- * @param search - answers one validated request (throws a clear `Error` when it cannot).
+ * @param search - answers one validated request (rejects with a clear `Error` when it cannot).
  * @returns the registry-ready definition.
  */
 export function createToolSearchTool(
   defaultLimit: number,
   loading: ChoiceOf<'loading'>,
-  search: (request: SearchRequest) => ToolSearchPayload,
+  search: (request: SearchRequest) => Promise<ToolSearchPayload>,
 ): ToolDefinition {
   return defineTool({
     name: TOOL_SEARCH_NAME,
@@ -79,7 +79,7 @@ export function createToolSearchTool(
     execute(args, exec) {
       const query = checkQuery(args.query)
       const limit = checkLimit(args.limit ?? defaultLimit)
-      return Promise.resolve(search({ agent: exec.agent, query, limit }))
+      return search({ agent: exec.agent, query, limit })
     },
     // The registry calls this after `tools/post-execute`, right before the result is frozen and
     // logged: whatever a policy listener did to the content, the durable copy is the canonical

@@ -5,10 +5,11 @@
  * are; of its best `count` tools, only those that match it strongly are loaded (the floor of
  * search-answer.ts): a prefetch nobody asked for must not fill the prompt with near misses.
  *
- * It runs when DSH's inbox hands the message to the turn (`agent/inbox/claimed`): inside the
- * open turn, before the step's prompt is assembled, and before the message is logged as a
- * `user/message`. It commits like a search, through a selection record in the session, so resume
- * and fork replay it exactly.
+ * It starts when DSH's inbox hands the message to the turn (`agent/inbox/claimed`), inside the
+ * open turn; its ranking runs off the JavaScript thread, and the step's prompt assembly waits for
+ * it (DSH does not wait for that event's listeners), so it commits before the prompt is assembled
+ * and before the message is logged as a `user/message`. It commits like a search, through a
+ * selection record in the session, so resume and fork replay it exactly.
  */
 
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
@@ -26,11 +27,11 @@ import { recordSelection } from './record.ts'
  * @param scope - the Agent's catalog.
  * @returns the names the record selects; empty when nothing was recorded.
  */
-export function prefetchFor(message: UserMessage, count: number, session: Session, scope: SearchScope): string[] {
+export async function prefetchFor(message: UserMessage, count: number, session: Session, scope: SearchScope): Promise<string[]> {
   if (count === 0) return []
   const query = messageQuery(message)
   if (query === undefined) return []
-  const hits = strongHits(scope.index, query, scope.index.search(query, count, { exclude: [...scope.exclude], fill: false }))
+  const hits = strongHits(query, await scope.index.answerAsync(query, count, { exclude: [...scope.exclude] }))
   if (hits.length === 0) return []
   return recordSelection(session, {
     kind: 'prefetch',

@@ -23,8 +23,10 @@ mod scripts;
 mod split;
 mod stem;
 mod stopwords;
+mod words;
 
 pub use analyzer::{Analyzer, Piece};
 pub use fold::fold_into;
 pub(crate) use scripts::is_cjk;
 pub use stem::term_of;
+pub(crate) use words::{distinct_words, name_words, Word};

@@ -10,8 +10,8 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{mcp_parts, words};
-use crate::analysis::Analyzer;
+use super::mcp_parts;
+use crate::analysis::{name_words, Analyzer};
 use crate::index::bm25::ln;
 
 /// One MCP server's tools.
@@ -57,7 +57,7 @@ pub fn outline<'a>(names: impl IntoIterator<Item = &'a str>, words_per_group: us
     for name in names {
         total += 1;
         let (group, own) = mcp_parts(name).map_or((None, name), |(group, tool)| (Some(group), tool));
-        let found = words(&mut analyzer, own);
+        let found = name_words(&mut analyzer, own);
         for word in &found {
             *tools_with.entry(word.term.clone()).or_default() += 1;
         }
@@ -95,7 +95,7 @@ fn distinctive(
     total: usize,
     limit: usize,
 ) -> Vec<String> {
-    let server: Vec<String> = words(analyzer, group).into_iter().map(|w| w.term).collect();
+    let server: Vec<String> = name_words(analyzer, group).into_iter().map(|w| w.term).collect();
     let mut scored: Vec<(f64, &str)> = count
         .terms
         .iter()

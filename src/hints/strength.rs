@@ -14,7 +14,7 @@
 //! shares ("github") makes them all similar to the query too, and is no stronger a match for that.
 
 use crate::index::{bm25, Index};
-use crate::search::Searcher;
+use crate::search::{Ranking, StrengthSignals};
 
 /// The similarity (cosine) that counts as a strength of 1, as much as a rare word found once:
 /// about where a tool a request describes in other words lies (a forecast tool for "will it rain
@@ -24,7 +24,13 @@ pub const SIMILARITY_UNIT: f64 = 0.5;
 
 /// The strength of `name`'s match for `query`; 0 when it matches nothing, or is not indexed.
 pub fn match_strength(index: &Index, query: &str, name: &str) -> f64 {
-    let Some((score, similarity)) = Searcher::new(index).strength_signals(query, name) else { return 0.0 };
+    let Some(doc) = index.doc_named(name) else { return 0.0 };
+    strength(index, StrengthSignals::new(index, &Ranking::new(index, query), query).of(doc))
+}
+
+/// A strength from what [`StrengthSignals::of`] read of a tool.
+pub(crate) fn strength(index: &Index, signals: Option<(f64, Option<f64>)>) -> f64 {
+    let Some((score, similarity)) = signals else { return 0.0 };
     if score > 0.0 {
         return score / bm25::idf(index.len().max(1), 1);
     }
@@ -58,7 +64,7 @@ mod tests {
         let catalog =
             r#"[{"name": "forecast", "description": "Forecast."}, {"name": "send_mail", "description": "Mail."}]"#;
         let index = Index::from_catalog_ranked(catalog, crate::Params::default(), Some(model.into())).unwrap();
-        let similarity = Searcher::new(&index).explain("rain", "forecast").unwrap().semantic.unwrap().similarity;
+        let similarity = crate::Searcher::new(&index).explain("rain", "forecast").unwrap().semantic.unwrap().similarity;
         assert!(similarity > 0.9);
         assert!((match_strength(&index, "rain", "forecast") - similarity / SIMILARITY_UNIT).abs() < 1e-9);
         assert_eq!(strength(catalog, "rain", "forecast"), 0.0, "lexically there is no match");

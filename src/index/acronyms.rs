@@ -8,6 +8,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::analysis::{term_of, Analyzer, Piece};
+use crate::limits::NAME_READ_BYTES;
 
 use super::{Index, TermId};
 
@@ -27,7 +28,10 @@ impl Acronyms {
         let mut name: Vec<(char, TermId)> = Vec::new();
         for doc in 0..index.len() as u32 {
             name.clear();
-            analyzer.pieces(index.doc(doc).name(), |piece| {
+            // A name is read as far as the other name stages read it, so a hostile name of a
+            // megabyte adds no more acronyms than a real one.
+            let full = index.doc(doc).name();
+            analyzer.pieces(&full[..full.floor_char_boundary(NAME_READ_BYTES)], |piece| {
                 let Piece::Word(word) = piece else { return };
                 let (Some(initial), Some(id)) = (
                     word.chars().next().filter(char::is_ascii_alphabetic),

@@ -64,10 +64,15 @@ fn build_on(json: &Json, tools: &[ToolSpec], params: Params, model: Option<Seman
     postings.weigh(&idf, &docs, params.k1);
     let mut by_name: Vec<DocId> = (0..n as DocId).collect();
     by_name.sort_unstable_by(|&a, &b| docs[a as usize].name().cmp(docs[b as usize].name()));
+    let mut name_rank = vec![0; n];
+    for (rank, &doc) in by_name.iter().enumerate() {
+        name_rank[doc as usize] = rank as u32;
+    }
     Index {
         params,
         docs,
         by_name,
+        name_rank,
         words_sorted: vocabulary.sorted_words(),
         vocabulary,
         postings,

@@ -85,6 +85,9 @@ pub struct Index {
     docs: Vec<Doc>,
     /// Document ids in name order, for exact-name lookups.
     by_name: Vec<DocId>,
+    /// Each document's place in name order: ties are broken by name on every page, and comparing
+    /// two places costs the same however long (or alike) the names are.
+    name_rank: Vec<u32>,
     vocabulary: Vocabulary,
     /// Word terms in text order, for prefix lookups.
     words_sorted: Vec<(Box<str>, TermId)>,
@@ -212,6 +215,11 @@ impl Index {
     pub(crate) fn doc_named(&self, name: &str) -> Option<DocId> {
         let at = self.by_name.binary_search_by(|&doc| self.doc(doc).name().cmp(name)).ok()?;
         Some(self.by_name[at])
+    }
+
+    /// The document's place among the index's names in code-point order.
+    pub(crate) fn name_rank(&self, doc: DocId) -> u32 {
+        self.name_rank[doc as usize]
     }
 
     /// The id of an index term.

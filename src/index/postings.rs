@@ -55,7 +55,7 @@ impl Postings {
     }
 
     /// How many documents hold `term`.
-    pub(super) fn count(&self, term: TermId) -> usize {
+    pub(crate) fn count(&self, term: TermId) -> usize {
         self.range(term).len()
     }
 

@@ -10,8 +10,10 @@
 use napi::bindgen_prelude::{Array, JsObjectValue, Object, Unknown};
 use napi::{JsString, JsValue, Result, ValueType};
 
-use super::{invalid, SearchOptions};
+use super::hints::AnswerOptions;
+use super::{invalid, SearchHit, SearchOptions};
 use crate::limits::{self, TextLimit, TOOL_NAME};
+use crate::{Index, NextMoveRule, Searcher};
 
 /// How an index ranks, as `fromJson`'s options ask.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +78,91 @@ pub(super) fn query(value: Unknown<'_>) -> Result<String> {
     let query = read(value)?;
     limits::check_query(&query).map_err(invalid)?;
     Ok(query)
+}
+
+/// A search's arguments, read and bounded on JavaScript's thread; a search run with them needs
+/// nothing from JavaScript, so it can run on another thread.
+pub(super) struct SearchCall {
+    query: String,
+    limit: usize,
+    exclude: Vec<String>,
+    fill: bool,
+}
+
+impl SearchCall {
+    pub(super) fn read(query: Unknown<'_>, limit: f64, options: Option<Unknown<'_>>) -> Result<SearchCall> {
+        let query = self::query(query)?;
+        let limit = limits::result_count(limit).map_err(invalid)?;
+        let options = search_options(options)?;
+        Ok(SearchCall {
+            query,
+            limit,
+            exclude: options.exclude.unwrap_or_default(),
+            fill: options.fill.unwrap_or(true),
+        })
+    }
+
+    pub(super) fn run(&self, index: &Index) -> Vec<SearchHit> {
+        let exclude: Vec<&str> = self.exclude.iter().map(String::as_str).collect();
+        let searcher = Searcher::new(index);
+        let hits = if self.fill {
+            searcher.search_filled(&self.query, self.limit, &exclude)
+        } else {
+            searcher.search(&self.query, self.limit, &exclude)
+        };
+        hits.into_iter().map(SearchHit::from).collect()
+    }
+}
+
+/// `answerAsync`'s arguments, read and bounded on JavaScript's thread (see [`SearchCall`]).
+pub(super) struct AnswerCall {
+    pub(super) query: String,
+    pub(super) limit: usize,
+    pub(super) exclude: Vec<String>,
+    /// Whether, and for what, the next move is read: `weakBelow` and `nearest` (default 5).
+    pub(super) rule: Option<NextMoveRule>,
+}
+
+/// Nearest names an answer's next move lists when its options do not say.
+const NEAREST_NAMES: usize = 5;
+
+impl AnswerCall {
+    pub(super) fn read(query: Unknown<'_>, limit: f64, options: Option<Unknown<'_>>) -> Result<AnswerCall> {
+        let query = self::query(query)?;
+        let limit = limits::result_count(limit).map_err(invalid)?;
+        let AnswerOptions { exclude, weak_below, nearest } = answer_options(options)?;
+        let nearest = nearest.map_or(NEAREST_NAMES, |n| n as usize);
+        let rule = weak_below.map(|weak_below| NextMoveRule { weak_below, nearest });
+        Ok(AnswerCall { query, limit, exclude: exclude.unwrap_or_default(), rule })
+    }
+}
+
+/// `answerAsync`'s options (none given for `undefined` or `null`).
+fn answer_options(options: Option<Unknown<'_>>) -> Result<AnswerOptions> {
+    let Some(options) = object(options)? else {
+        return Ok(AnswerOptions { exclude: None, weak_below: None, nearest: None });
+    };
+    let weak_below: Unknown = options.get_named_property("weakBelow")?;
+    let weak_below = match weak_below.get_type()? {
+        ValueType::Undefined | ValueType::Null => None,
+        ValueType::Number => match weak_below.coerce_to_number()?.get_double()? {
+            floor if floor.is_nan() => return Err(invalid("weakBelow must be a number, got NaN")),
+            floor => Some(floor),
+        },
+        _ => return Err(invalid(format!("weakBelow must be a number, got {}", kind(weak_below)?))),
+    };
+    let nearest: Unknown = options.get_named_property("nearest")?;
+    let nearest = match nearest.get_type()? {
+        ValueType::Undefined | ValueType::Null => None,
+        ValueType::Number => Some(
+            limits::result_count(nearest.coerce_to_number()?.get_double()?)
+                .map_err(|_| invalid("nearest must be a whole number of names (0 or more)"))?,
+        ),
+        _ => return Err(invalid(format!("nearest must be a whole number of names, got {}", kind(nearest)?))),
+    };
+    // More names than an index holds is "all of them".
+    let nearest = nearest.map(|n| n.min(u32::MAX as usize) as u32);
+    Ok(AnswerOptions { exclude: exclusions(options.get_named_property("exclude")?)?, weak_below, nearest })
 }
 
 /// An options object; `None` for `undefined` or `null`.

@@ -1,11 +1,12 @@
 //! The catalog hints `tool_search` gives beside ranked hits, as methods of [`ToolIndex`]: the
 //! outline of the indexed tools, the strength of a match and the names nearest a query.
 
-use napi::bindgen_prelude::Unknown;
-use napi::Result;
+use napi::bindgen_prelude::{Object, Unknown};
+use napi::{Env, Result};
 use napi_derive::napi;
 
-use super::{args, ToolIndex};
+use super::args::AnswerCall;
+use super::{args, off_thread, SearchHit, ToolIndex};
 use crate::hints;
 use crate::limits::{self, TOOL_NAME};
 
@@ -31,8 +32,71 @@ pub struct CatalogOutline {
     pub ungrouped: Vec<String>,
 }
 
+/// The options of `answerAsync`.
+// Read field by field with bounds (`args.rs`), as `SearchOptions` is.
+#[napi(object, object_from_js = false, object_to_js = false)]
+pub struct AnswerOptions {
+    /// Names to leave out of the matches, the candidates and the nearest names, as in `search`.
+    pub exclude: Option<Vec<String>>,
+    /// Read the next move (`candidates`, `nearest`) when there is no match, or the first match's
+    /// strength is below this (0: only when there is none); never for a `select:` query. Omitted,
+    /// no next move is read.
+    pub weak_below: Option<f64>,
+    /// Nearest names the next move lists, at most (default 5).
+    pub nearest: Option<u32>,
+}
+
+/// Everything one `tool_search` answer reads from the index, from one ranking of its query.
+#[napi(object)]
+pub struct SearchAnswer {
+    /// The matches: what `search(query, limit, { exclude, fill: false })` returns.
+    pub hits: Vec<SearchHit>,
+    /// Each hit's `matchStrength(query, hit.name)`, in the same order.
+    pub strengths: Vec<f64>,
+    /// With the next move: what `search(query, limit, { exclude })` returns (the page filled by
+    /// meaning in a hybrid index).
+    pub candidates: Option<Vec<SearchHit>>,
+    /// With the next move: what `nearest(query, n, { exclude: exclude and the candidates })`
+    /// returns.
+    pub nearest: Option<Vec<String>>,
+}
+
 #[napi]
 impl ToolIndex {
+    /// One `tool_search` answer's reads, ranked once and off JavaScript's thread: the matches,
+    /// their strengths and, when `options.weakBelow` asks for it, the next move. Each part is
+    /// exactly what the separate call it names returns. Bad arguments reject the promise with
+    /// those calls' errors.
+    #[napi(
+        js_name = "answerAsync",
+        catch_unwind,
+        ts_args_type = "query: string, limit: number, options?: AnswerOptions | undefined | null",
+        ts_return_type = "Promise<SearchAnswer>"
+    )]
+    pub fn answer_async<'env>(
+        &self,
+        env: &'env Env,
+        query: Unknown<'_>,
+        limit: f64,
+        options: Option<Unknown<'_>>,
+    ) -> Result<Object<'env>> {
+        let index = self.index.clone();
+        off_thread(env, AnswerCall::read(query, limit, options), move |call| {
+            let exclude: Vec<&str> = call.exclude.iter().map(String::as_str).collect();
+            let answer = hints::answer(&index, &call.query, call.limit, &exclude, call.rule);
+            let (candidates, nearest) = answer.next_move.map_or((None, None), |next| {
+                let candidates = next.candidates.into_iter().map(SearchHit::from).collect();
+                (Some(candidates), Some(next.nearest.into_iter().map(str::to_string).collect()))
+            });
+            SearchAnswer {
+                hits: answer.hits.into_iter().map(SearchHit::from).collect(),
+                strengths: answer.strengths,
+                candidates,
+                nearest,
+            }
+        })
+    }
+
     /// The indexed tools, leaving out `exclude`, grouped by MCP server (`mcp__<server>__<tool>`)
     /// with each group's most distinctive name words (at most 4), and the rest by name.
     #[napi(catch_unwind, ts_args_type = "options?: SearchOptions | undefined | null")]

@@ -8,22 +8,31 @@
 //! the drop of a document all use heap, not the call stack), and the limits in `limits.rs` bound
 //! memory. No length JavaScript controls sizes an allocation: the exports take plain JavaScript
 //! values and read them through `args`, which checks each length against its bound first.
+//!
+//! The asynchronous exports (`searchAsync`, `answerAsync`) read their arguments that way on
+//! JavaScript's thread, then rank on the core's own threads (`pool`), each job under
+//! `catch_unwind` too, so that a search never holds the host's event loop and every promise
+//! settles.
 
-use napi::bindgen_prelude::{AsyncTask, Either, Null, Unknown};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use napi::bindgen_prelude::{AsyncTask, Either, Null, Object, ToNapiValue, Unknown};
 use napi::{Env, Error, Result, Status};
 use napi_derive::napi;
 
 use crate::input::catalog;
 use crate::limits::{CATALOG_TEXT, EVENTS_TEXT, PAYLOAD_TEXT, TOOL_NAME};
 use crate::semantic::ToolVectors;
-use crate::{limits, replay, Index, Params, Searcher};
+use crate::{replay, Hit, Index, Params, Searcher};
 
 mod args;
 mod explanation;
 mod hints;
 mod model;
+mod pool;
 
-use args::Ranking;
+use args::{Ranking, SearchCall};
 use explanation::Explanation;
 use model::{default_model, MODEL_PACKAGE};
 
@@ -56,6 +65,12 @@ pub struct SearchHit {
     pub score: f64,
 }
 
+impl From<Hit<'_>> for SearchHit {
+    fn from(hit: Hit<'_>) -> Self {
+        SearchHit { name: hit.name.to_string(), description: hit.summary.to_string(), score: hit.score }
+    }
+}
+
 /// The options of a search.
 // Read field by field with bounds (`args.rs`), never by napi's own conversion, which would size
 // a list by whatever length JavaScript gives it.
@@ -76,7 +91,9 @@ pub struct SearchOptions {
 /// costs about as much as parsing the catalog.
 #[napi]
 pub struct ToolIndex {
-    index: Index,
+    /// Shared with the searches running off JavaScript's thread (`pool`), which may outlive the
+    /// JavaScript object.
+    index: Arc<Index>,
     /// What building it had to say beyond the index's own warnings (a model that could not be read).
     notes: Vec<String>,
 }
@@ -119,7 +136,7 @@ impl ToolIndex {
             model
         });
         let index = Index::from_catalog_ranked(&tools_json, Params::default(), model).map_err(invalid)?;
-        Ok(ToolIndex { index, notes })
+        Ok(ToolIndex { index: Arc::new(index), notes })
     }
 
     /// How this index ranks: 'hybrid' (BM25F fused with the semantic model) or 'lexical'.
@@ -161,21 +178,26 @@ impl ToolIndex {
     /// `limit` must be a whole number >= 0; the query at most 4,096 characters.
     #[napi(catch_unwind, ts_args_type = "query: string, limit: number, options?: SearchOptions | undefined | null")]
     pub fn search(&self, query: Unknown<'_>, limit: f64, options: Option<Unknown<'_>>) -> Result<Vec<SearchHit>> {
-        let query = args::query(query)?;
-        let limit = limits::result_count(limit).map_err(invalid)?;
-        let options = args::search_options(options)?;
-        let exclude = options.exclude.unwrap_or_default();
-        let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
-        let searcher = Searcher::new(&self.index);
-        let hits = if options.fill.unwrap_or(true) {
-            searcher.search_filled(&query, limit, &exclude)
-        } else {
-            searcher.search(&query, limit, &exclude)
-        };
-        Ok(hits
-            .into_iter()
-            .map(|hit| SearchHit { name: hit.name.to_string(), description: hit.summary.to_string(), score: hit.score })
-            .collect())
+        Ok(SearchCall::read(query, limit, options)?.run(&self.index))
+    }
+
+    /// `search`, ranked off JavaScript's thread: a promise of exactly the hits `search` returns
+    /// for the same arguments. Bad arguments reject it with `search`'s errors.
+    #[napi(
+        js_name = "searchAsync",
+        catch_unwind,
+        ts_args_type = "query: string, limit: number, options?: SearchOptions | undefined | null",
+        ts_return_type = "Promise<SearchHit[]>"
+    )]
+    pub fn search_async<'env>(
+        &self,
+        env: &'env Env,
+        query: Unknown<'_>,
+        limit: f64,
+        options: Option<Unknown<'_>>,
+    ) -> Result<Object<'env>> {
+        let index = self.index.clone();
+        off_thread(env, SearchCall::read(query, limit, options), move |call| call.run(&index))
     }
 
     /// The projected text a tool is indexed under, or null for an unknown name. Names are at most
@@ -261,6 +283,29 @@ pub fn read_catalog(tools_json: Unknown<'_>) -> Result<Vec<CatalogEntry>> {
             parameters: entry.parameters.map_or(Either::B(Null), Either::A),
         })
         .collect())
+}
+
+/// Runs `work` with `call`'s arguments on the pool's threads and settles the promise it returns
+/// with the outcome. Arguments JavaScript gave wrong (`call`'s error) reject it at once; a panic
+/// rejects it with an error that says so (a bug), so every promise settles.
+fn off_thread<'env, A, T>(
+    env: &'env Env,
+    call: Result<A>,
+    work: impl FnOnce(A) -> T + Send + 'static,
+) -> Result<Object<'env>>
+where
+    A: Send + 'static,
+    T: ToNapiValue + Send + 'static,
+{
+    let (deferred, promise) = env.create_deferred()?;
+    match call {
+        Err(error) => deferred.reject(error),
+        Ok(call) => pool::spawn(move || match catch_unwind(AssertUnwindSafe(|| work(call))) {
+            Ok(value) => deferred.resolve(move |_| Ok(value)),
+            Err(_) => deferred.reject(Error::from_reason("dsh-tool-search: the ranking failed unexpectedly (a bug)")),
+        }),
+    }
+    Ok(promise)
 }
 
 fn invalid(message: impl ToString) -> Error {

@@ -15,9 +15,10 @@
 //! task description, whose many words some name word is always near, is left to the rest of the
 //! ranking. `Params::agreement_weight` 0 turns the stage off.
 
-use crate::analysis::{term_of, Analyzer, Piece};
+use crate::analysis::{distinct_words, name_words, Analyzer, Word};
 use crate::index::{DocId, Index};
 use crate::semantic::{cosine, Embedder, Model};
+use crate::work::{self, Step};
 
 use super::hybrid::Blend;
 use super::scores::Scores;
@@ -31,7 +32,7 @@ pub(crate) fn name_agreement(index: &Index, model: &Model, text: &str, blend: &B
         return agreement;
     }
     let mut analyzer = Analyzer::new();
-    let mut query = word_vectors(model, &mut analyzer, text);
+    let mut query = vectors(model, distinct_words(&mut analyzer, text, usize::MAX));
     query.retain(|(_, vector)| vector.is_some());
     if query.is_empty() {
         return agreement;
@@ -44,7 +45,9 @@ pub(crate) fn name_agreement(index: &Index, model: &Model, text: &str, blend: &B
         })
         .collect();
     let name = |doc: DocId| index.doc(doc).name();
-    let order = |a: &(f64, DocId), b: &(f64, DocId)| b.0.total_cmp(&a.0).then_with(|| name(a.1).cmp(name(b.1)));
+    let order = |a: &(f64, DocId), b: &(f64, DocId)| {
+        b.0.total_cmp(&a.0).then_with(|| index.name_rank(a.1).cmp(&index.name_rank(b.1)))
+    };
     // Only the first few are wanted: pick them out, then order those (names are unique, so the
     // order is total and the pick is the sorted list's head).
     if leaders.len() > params.agreement_leaders && params.agreement_leaders > 0 {
@@ -52,9 +55,11 @@ pub(crate) fn name_agreement(index: &Index, model: &Model, text: &str, blend: &B
     }
     leaders.truncate(params.agreement_leaders);
     leaders.sort_unstable_by(order);
-    let mut family: Vec<(DocId, Vec<Word>)> =
-        leaders.iter().map(|&(_, doc)| (doc, word_vectors(model, &mut analyzer, name(doc)))).collect();
-    let holds = |words: &[Word], term: &str| words.iter().any(|(held, _)| held == term);
+    // Each leader's name as the name stages read it (see `limits::NAME_READ_BYTES`), so what
+    // follows compares at most `MAX_NAME_WORDS` words of each with the query's.
+    let mut family: Vec<(DocId, Vec<Known>)> =
+        leaders.iter().map(|&(_, doc)| (doc, vectors(model, name_words(&mut analyzer, name(doc))))).collect();
+    let holds = |words: &[Known], term: &str| words.iter().any(|(held, _)| held == term);
     // The family's word: of the query words the first leader's name holds, the one most leaders'
     // names hold, when more than half of them do.
     let Some((_, first)) = family.first() else { return agreement };
@@ -69,7 +74,7 @@ pub(crate) fn name_agreement(index: &Index, model: &Model, text: &str, blend: &B
     }
     family.retain(|(_, words)| holds(words, &word));
     let shared = |term: &str| family.iter().all(|(_, words)| holds(words, term));
-    let asked: Vec<&Word> = query.iter().filter(|(term, _)| !shared(term)).collect();
+    let asked: Vec<&Known> = query.iter().filter(|(term, _)| !shared(term)).collect();
     if asked.is_empty() {
         return agreement;
     }
@@ -88,7 +93,10 @@ pub(crate) fn name_agreement(index: &Index, model: &Model, text: &str, blend: &B
             }
             // A word the table does not know agrees with nothing.
             let nearest = |word: Option<&[i16]>| {
-                word.map_or(0.0, |word| wanted.iter().map(|other| cosine(word, other)).fold(0.0, f64::max))
+                word.map_or(0.0, |word| {
+                    work::add(Step::WordPair, wanted.len());
+                    wanted.iter().map(|other| cosine(word, other)).fold(0.0, f64::max)
+                })
             };
             Some(rest.iter().map(|&word| nearest(word)).sum::<f64>() / rest.len() as f64)
         })
@@ -106,21 +114,13 @@ pub(crate) fn name_agreement(index: &Index, model: &Model, text: &str, blend: &B
 }
 
 /// A term and its unit vector by the static table (`None`: a term the table does not know).
-type Word = (String, Option<Vec<i16>>);
+type Known = (String, Option<Vec<i16>>);
 
-/// Each distinct term of `text`'s words, with its vector when the table knows it.
-fn word_vectors(model: &Model, analyzer: &mut Analyzer, text: &str) -> Vec<Word> {
-    let mut terms: Vec<String> = Vec::new();
-    analyzer.pieces(text, |piece| {
-        if let (Piece::Word(_), Some(term)) = (piece, term_of(piece)) {
-            if !terms.contains(&term) {
-                terms.push(term);
-            }
-        }
-    });
-    terms
+/// Each word's term, with its vector when the table knows it.
+fn vectors(model: &Model, words: Vec<Word>) -> Vec<Known> {
+    words
         .into_iter()
-        .map(|term| {
+        .map(|Word { term, .. }| {
             let mut embedder = Embedder::new(model);
             let mut vector = Vec::with_capacity(model.dims());
             let known = embedder.add_term(&term) && embedder.finish(&mut vector);

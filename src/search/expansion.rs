@@ -5,6 +5,8 @@
 use crate::analysis::{term_of, Analyzer, Piece};
 use crate::gloss;
 use crate::index::{Index, TermId};
+use crate::limits::MAX_RELATED_WORDS;
+use crate::work::{self, Step};
 
 /// How a query term relates to the query text it came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,6 +69,7 @@ fn query_terms(index: &Index, analyzer: &mut Analyzer, text: &str, mut visit: im
     let params = index.params();
     let mut at = 0;
     let mut emit = |id: TermId, weight: f64, kind: Match, word: &str| {
+        work::add(Step::QueryTerm, 1);
         visit(QueryTerm { id, weight, kind, at }, word);
         at += 1;
     };
@@ -110,7 +113,8 @@ fn could_be_acronym(word: &str) -> bool {
 }
 
 /// Index words related to a query word by a shared start: shorter words it begins with, and
-/// longer words that begin with it. Both must be at least `prefix_min` bytes long.
+/// the first [`MAX_RELATED_WORDS`] longer words that begin with it, in text order. Both must be at
+/// least `prefix_min` bytes long.
 fn related_words(index: &Index, term: &str) -> Vec<TermId> {
     let min = index.params().prefix_min;
     let mut related = Vec::new();
@@ -122,7 +126,7 @@ fn related_words(index: &Index, term: &str) -> Vec<TermId> {
             related.push(id);
         }
     }
-    related.extend(index.words_extending(term));
+    related.extend(index.words_extending(term).take(MAX_RELATED_WORDS));
     related
 }
 

@@ -132,28 +132,6 @@ impl<'i> Searcher<'i> {
         })
     }
 
-    /// What a match's strength is read from (see `hints::strength`), from the query's one
-    /// ranking: the sum of the term contributions `explain` lists, and in a hybrid index the
-    /// tool's similarity (the better of the word table's and the transformer's, when that took
-    /// part). `None` when `name` is not indexed or the query does not rank it.
-    pub(crate) fn strength_signals(&self, query: &str, name: &str) -> Option<(f64, Option<f64>)> {
-        let index = self.index;
-        let doc = index.doc_named(name)?;
-        let ranking = Ranking::new(index, query);
-        if !ranking.ranks(doc) {
-            return None;
-        }
-        let text = match Query::parse(query) {
-            Query::Select(_) => query,
-            Query::Ranked { text, .. } => text,
-        };
-        let similarity = ranking
-            .similarities(doc)
-            .map(|(table, transformer)| round6(table.max(transformer.unwrap_or(f64::NEG_INFINITY))));
-        let held = self.held_terms(&mut Analyzer::new(), text, doc, |_| {});
-        Some((held.iter().fold(0.0, |sum, &(term, _, impact)| sum + term_share(impact, term)), similarity))
-    }
-
     /// The query's scored terms that `doc` holds, with their occurrences and impact, in the order
     /// the query asks for them; `on_word` sees every query word, as `distinct_terms` reads them.
     fn held_terms(
@@ -163,8 +141,12 @@ impl<'i> Searcher<'i> {
         doc: DocId,
         on_word: impl FnMut(&str),
     ) -> Vec<(QueryTerm, [Tf; FIELDS], f64)> {
+        self.held_of(&distinct_terms(self.index, analyzer, text, on_word), doc)
+    }
+
+    /// Of a query's scored terms, those `doc` holds, as [`Self::held_terms`] gives them.
+    fn held_of(&self, scored: &[QueryTerm], doc: DocId) -> Vec<(QueryTerm, [Tf; FIELDS], f64)> {
         let index = self.index;
-        let scored = distinct_terms(index, analyzer, text, on_word);
         let mut held: Vec<(QueryTerm, [Tf; FIELDS], f64)> = scored
             .iter()
             .filter_map(|&term| index.postings().find(term.id, doc).map(|(tf, impact)| (term, tf, impact)))
@@ -188,6 +170,43 @@ impl<'i> Searcher<'i> {
             missing.push(MissingTerm { term, query_word: word.to_string(), idf });
         });
         missing
+    }
+}
+
+/// What the strength of a query's matches is read from (see `hints::strength`), from the query's
+/// one ranking: the sum of the term contributions `explain` lists, and in a hybrid index the
+/// tool's similarity (the better of the word table's and the transformer's, when that took
+/// part). The query's terms are read once, however many tools are asked about.
+pub(crate) struct StrengthSignals<'r, 'i> {
+    searcher: Searcher<'i>,
+    ranking: &'r Ranking<'i>,
+    terms: Vec<QueryTerm>,
+}
+
+impl<'r, 'i> StrengthSignals<'r, 'i> {
+    pub(crate) fn new(index: &'i crate::Index, ranking: &'r Ranking<'i>, query: &str) -> Self {
+        let text = match Query::parse(query) {
+            Query::Select(_) => query,
+            Query::Ranked { text, .. } => text,
+        };
+        StrengthSignals {
+            searcher: Searcher::new(index),
+            ranking,
+            terms: distinct_terms(index, &mut Analyzer::new(), text, |_| {}),
+        }
+    }
+
+    /// `doc`'s summed term contributions and similarity; `None` when the query does not rank it.
+    pub(crate) fn of(&self, doc: DocId) -> Option<(f64, Option<f64>)> {
+        if !self.ranking.ranks(doc) {
+            return None;
+        }
+        let similarity = self
+            .ranking
+            .similarities(doc)
+            .map(|(table, transformer)| round6(table.max(transformer.unwrap_or(f64::NEG_INFINITY))));
+        let held = self.searcher.held_of(&self.terms, doc);
+        Some((held.iter().fold(0.0, |sum, &(term, _, impact)| sum + term_share(impact, term)), similarity))
     }
 }
 

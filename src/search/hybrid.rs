@@ -15,6 +15,7 @@ use std::sync::Arc;
 use crate::analysis::Analyzer;
 use crate::index::{DocId, Index};
 use crate::semantic::{contextual_cosine, Contextual, DocVectors, Embedder, Model};
+use crate::work::{self, Step};
 
 use super::scores::Scores;
 
@@ -78,11 +79,13 @@ impl Blend {
         };
         let whole = embed(&mut analyzer, text)?;
         let mut similarity: Vec<f64> = vectors.similarities(&whole).collect();
+        work::add(Step::Similarity, similarity.len());
         // `requests` is empty for a query of one request.
         let parts: Vec<Vec<i16>> = requests.iter().take(MAX_REQUESTS).filter_map(|r| embed(&mut analyzer, r)).collect();
         if !parts.is_empty() {
             let mut best = vec![f64::NEG_INFINITY; similarity.len()];
             for part in &parts {
+                work::add(Step::Similarity, best.len());
                 for (slot, value) in best.iter_mut().zip(vectors.similarities(part)) {
                     *slot = slot.max(value);
                 }
@@ -208,6 +211,7 @@ fn spread(values: &[f64]) -> Vec<f64> {
 /// it does not read (see [`Contextual::embed_query`]).
 fn transformer_similarity(model: &Contextual, values: &[f32], text: &str) -> Option<Vec<f64>> {
     let query = model.embed_query(text)?;
+    work::add(Step::Similarity, values.len() / model.dims());
     Some(values.chunks_exact(model.dims()).map(|tool| contextual_cosine(&query, tool)).collect())
 }
 

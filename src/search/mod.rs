@@ -26,7 +26,8 @@ pub use ranking::{Stage, StagePart};
 use crate::analysis::Analyzer;
 use crate::index::{bm25, DocId, Index};
 use expansion::distinct_terms;
-use ranking::Ranking;
+pub(crate) use explain::StrengthSignals;
+pub(crate) use ranking::Ranking;
 use scores::Scores;
 
 /// One ranked tool. `score` is rounded to six decimals.
@@ -69,7 +70,7 @@ impl<'i> Searcher<'i> {
         self.hits(Ranking::new(self.index, query).page(limit, exclude, true))
     }
 
-    fn hits(&self, page: Vec<(f64, DocId)>) -> Vec<Hit<'i>> {
+    pub(crate) fn hits(&self, page: Vec<(f64, DocId)>) -> Vec<Hit<'i>> {
         page.into_iter().map(|(score, doc)| self.hit(doc, score)).collect()
     }
 
@@ -102,13 +103,10 @@ impl<'i> Searcher<'i> {
             raw.retain(|&(score, _)| score >= floor);
         }
         let mut ranked: Vec<(f64, DocId)> = raw.into_iter().map(|(score, doc)| (bm25::round6(score), doc)).collect();
-        ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| self.name(a.1).cmp(self.name(b.1))));
+        let rank = |doc: DocId| self.index.name_rank(doc);
+        ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| rank(a.1).cmp(&rank(b.1))));
         ranked.truncate(n);
         ranked
-    }
-
-    fn name(&self, doc: DocId) -> &'i str {
-        self.index.doc(doc).name()
     }
 
     fn hit(&self, doc: DocId, score: f64) -> Hit<'i> {

@@ -126,8 +126,9 @@ impl<'i> Ranking<'i> {
             Form::Scored(scored) => scored,
         };
         let searcher = &self.searcher;
-        let excluded: FxHashSet<&str> = exclude.iter().copied().collect();
-        let listed = |doc: DocId| Some(doc) != self.exact && !excluded.contains(searcher.name(doc));
+        // By document: a candidate's name is never read again, however long it is.
+        let excluded: FxHashSet<DocId> = exclude.iter().filter_map(|name| searcher.index.doc_named(name)).collect();
+        let listed = |doc: DocId| Some(doc) != self.exact && !excluded.contains(&doc);
         let candidates = scored.scores().iter().filter(|&(doc, _)| listed(doc));
         let room = limit - usize::from(self.exact.is_some());
         let mut ranked = searcher.top(candidates.map(|(doc, score)| (score, doc)).collect(), room);

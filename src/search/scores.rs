@@ -2,6 +2,7 @@
 //! them.
 
 use crate::index::{DocId, Index};
+use crate::work::{self, Step};
 
 use super::expansion::QueryTerm;
 
@@ -9,11 +10,13 @@ use super::expansion::QueryTerm;
 /// cleared score slots, then keeps only the documents that hold every required term.
 pub(crate) fn add_bm25f(index: &Index, scores: &mut Scores, terms: &[QueryTerm], required: &[String]) {
     for term in terms {
+        work::add(Step::Posting, index.postings().count(term.id));
         for (doc, impact) in index.postings().scored(term.id) {
             scores.add(doc, contribution(impact, term.weight));
         }
     }
     for term in required {
+        work::add(Step::Posting, scores.touched.len());
         let id = index.term(term);
         scores.retain(|doc| id.is_some_and(|id| index.holds(id, doc)));
     }

@@ -111,6 +111,7 @@ impl Worker {
     }
 
     fn run(&self) {
+        crate::priority::lower_this_thread();
         let mut disk = Disk::default();
         loop {
             let job = {

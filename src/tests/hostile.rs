@@ -276,3 +276,163 @@ fn numbers_beyond_f64_and_repeated_keys() {
     .unwrap();
     assert_eq!(index.search_text("t"), Some("t last"));
 }
+
+/// What one search costs, counted by the steps `work` counts: everything a `tool_search` answer
+/// asks the core for (the matches, the filled page, the best match's strength, the nearest names
+/// and the outline), in a lexical and in a hybrid index of the same catalog.
+mod work_per_search {
+    use std::sync::Arc;
+
+    use crate::analysis::{term_of, Piece};
+    use crate::limits::{MAX_NAME_WORDS, MAX_NEAREST_WORDS, MAX_RELATED_WORDS, NAME_READ_BYTES};
+    use crate::semantic::{encode, Model};
+    use crate::work::{measure, Counts, Step};
+    use crate::{match_strength, nearest, outline, Index, Params, Searcher};
+
+    /// A distinct word of five letters for every `i` below 26^4.
+    fn word(i: usize) -> String {
+        let mut i = i + 26usize.pow(4);
+        let mut letters = Vec::new();
+        while i > 0 {
+            letters.push(b'a' + (i % 26) as u8);
+            i /= 26;
+        }
+        letters.reverse();
+        String::from_utf8(letters).unwrap()
+    }
+
+    fn words(range: std::ops::Range<usize>) -> Vec<String> {
+        range.map(word).collect()
+    }
+
+    /// A word table that knows the terms of `known`, each pointing its own way.
+    fn table(known: &[String]) -> Arc<Model> {
+        let mut terms: Vec<String> = known.iter().filter_map(|w| term_of(Piece::Word(w))).collect();
+        terms.sort();
+        terms.dedup();
+        let rows: Vec<(&str, u16, Vec<i8>)> = terms
+            .iter()
+            .enumerate()
+            .map(|(i, term)| (term.as_str(), 100, (0..8).map(|d| ((i * 7 + d * 13) % 200) as i8 - 100).collect()))
+            .collect();
+        Arc::new(Model::from_bytes(encode(8, &rows)).unwrap())
+    }
+
+    /// `catalog` indexed lexically and with `table` as its semantic model.
+    fn indexes(catalog: &str, table: &Arc<Model>) -> [Index; 2] {
+        [
+            Index::from_catalog(catalog).unwrap(),
+            Index::from_catalog_ranked(catalog, Params::default(), Some(table.clone().into())).unwrap(),
+        ]
+    }
+
+    fn tools(entries: impl IntoIterator<Item = String>) -> String {
+        format!("[{}]", entries.into_iter().collect::<Vec<_>>().join(","))
+    }
+
+    /// The work of one answer's calls into the core for `query`.
+    fn answer(index: &Index, query: &str) -> Counts {
+        measure(|| {
+            let searcher = Searcher::new(index);
+            let hits = searcher.search(query, 5, &[]);
+            searcher.search_filled(query, 5, &[]);
+            if let Some(best) = hits.first() {
+                match_strength(index, query, best.name);
+            }
+            nearest(query, index.names(), &[], 5);
+            outline(index.names(), 4);
+        })
+        .1
+    }
+
+    /// Everyday tools beside the hostile ones, so that a search has something to rank.
+    fn everyday(n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| format!(r#"{{"name": "tool_{}", "description": "Does {} things."}}"#, word(i), word(i + 1)))
+            .collect()
+    }
+
+    #[test]
+    fn a_name_of_a_hundred_thousand_words_costs_what_one_of_ten_thousand_does() {
+        let names = words(0..100_000);
+        let query = names.join(" ")[..1000].to_string();
+        let model = table(&names[..400]);
+        let work = |n: usize| {
+            let catalog = tools(
+                everyday(50)
+                    .into_iter()
+                    .chain([format!(r#"{{"name": "{}", "description": "huge"}}"#, names[..n].join("_"))]),
+            );
+            indexes(&catalog, &model).map(|index| answer(&index, &query))
+        };
+        let (small, big) = (work(10_000), work(100_000));
+        for (small, big) in small.iter().zip(&big) {
+            assert_eq!(big, small, "a longer name adds no work: it is read to its first {NAME_READ_BYTES} bytes");
+            assert!(big.of(Step::NameByte) <= 3 * 51 * NAME_READ_BYTES, "{big:?}");
+        }
+        // The name agreement compares at most MAX_NAME_WORDS words of each of its leaders with
+        // the query's (under 200 words of the table's).
+        assert!(big[1].of(Step::WordPair) <= 10 * MAX_NAME_WORDS * 200, "{:?}", big[1]);
+    }
+
+    #[test]
+    fn a_huge_enum_of_words_that_begin_alike_brings_in_a_bounded_number_of_related_words() {
+        let values = words(0..100_000);
+        let query = format!("data {}", values[..200].iter().map(|v| format!("data{v}")).collect::<Vec<_>>().join(" "));
+        let model = table(&values[..400]);
+        let work = |n: usize| {
+            let enumerated: Vec<String> = values[..n].iter().map(|v| format!(r#""data{v}""#)).collect();
+            let huge = format!(
+                r#"{{"name": "huge_enum", "parameters": {{"properties": {{"kind": {{"enum": [{}]}}}}}}}}"#,
+                enumerated.join(",")
+            );
+            let catalog = tools(everyday(50).into_iter().chain([huge]));
+            indexes(&catalog, &model).map(|index| answer(&index, &query))
+        };
+        let (small, big) = (work(10_000), work(100_000));
+        for (small, big) in small.iter().zip(&big) {
+            assert_eq!(big.of(Step::QueryTerm), small.of(Step::QueryTerm), "{small:?} {big:?}");
+            // "data" is the start of every value, and brings in only the first of them.
+            assert!(big.of(Step::QueryTerm) <= 3 * 201 * (1 + 5 + MAX_RELATED_WORDS), "{big:?}");
+            assert!(big.total() <= small.total() + small.total() / 10, "{small:?} {big:?}");
+        }
+    }
+
+    #[test]
+    fn thousands_of_tools_that_share_a_word_cost_in_proportion_to_their_number() {
+        let names = words(0..8_000);
+        let model = table(&names[..400]);
+        let work = |n: usize| {
+            let catalog = tools(
+                names[..n]
+                    .iter()
+                    .map(|w| format!(r#"{{"name": "data_{w}", "description": "Reads the data of {w}."}}"#)),
+            );
+            indexes(&catalog, &model).map(|index| answer(&index, "data"))
+        };
+        let (small, big) = (work(4_000), work(8_000));
+        for (small, big) in small.iter().zip(&big) {
+            assert!(big.total() <= 2 * small.total() + small.total() / 10, "twice the tools: {small:?} {big:?}");
+        }
+    }
+
+    #[test]
+    fn a_query_of_many_distinct_words_costs_in_proportion_to_its_length() {
+        let names = words(0..3_000);
+        let model = table(&names);
+        let catalog = tools(
+            names.chunks(3).map(|w| format!(r#"{{"name": "{}", "description": "{}"}}"#, w.join("_"), w.join(" "))),
+        );
+        let indexes = indexes(&catalog, &model);
+        let query = names.join(" ");
+        let work = |chars: usize| indexes.each_ref().map(|index| answer(index, query[..chars].trim()));
+        let (short, long) = (work(2048), work(4096));
+        assert!(query[..2048].split(' ').count() > MAX_NEAREST_WORDS);
+        for (short, long) in short.iter().zip(&long) {
+            assert!(long.total() <= 2 * short.total() + short.total() / 10, "twice the query: {short:?} {long:?}");
+            // The nearest names compare the query's first MAX_NEAREST_WORDS words only (both
+            // queries have more).
+            assert!(long.of(Step::Trigram) <= short.of(Step::Trigram), "{short:?} {long:?}");
+        }
+    }
+}

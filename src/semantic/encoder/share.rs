@@ -36,6 +36,7 @@ static RUNNING: LazyLock<bool> =
 
 impl Helper {
     fn run(&self) {
+        crate::priority::lower_this_thread();
         loop {
             let job = self.next();
             // A job that panics has dropped its result's sender, so its caller does it again.
