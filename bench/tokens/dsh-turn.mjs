@@ -7,15 +7,12 @@
 // MCP bridge (dsh-mcp-client) talking to mcp-replay-server.mjs over stdio.
 import { fileURLToPath } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
-import AgentRegistry from '@deepseek-ai/dsh-agent'
-import AgentLoop from '@deepseek-ai/dsh-agent-loop'
-import LlmRuntime, { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { DeepSeekAdapter, resolveAdapterOptions } from '@deepseek-ai/dsh-llm-deepseek'
 import * as McpClient from '@deepseek-ai/dsh-mcp-client'
-import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
-import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
-import ToolRuntime from '@deepseek-ai/dsh-tools'
+import { SessionId } from '@deepseek-ai/dsh-session'
 import { startModelServer } from '../../e2e/lib/model-server.mjs'
+import { startDshRuntime } from '../lib/dsh-runtime.mjs'
 
 const PROVIDER = 'deepseek-official'
 const REPLAY_SERVER = fileURLToPath(new URL('./mcp-replay-server.mjs', import.meta.url))
@@ -64,12 +61,7 @@ export async function recordTurn({ tools = [], mcp = [], plugin, query }) {
   const ctx = new Context()
   const errors = /** @type {unknown[]} */ ([])
   try {
-    await ctx.plugin(LlmRuntime)
-    await ctx.plugin(SessionStore)
-    await ctx.plugin(SystemPrompt, { persona: '' })
-    await ctx.plugin(ToolRuntime, { mode: 'native' })
-    await ctx.plugin(AgentRegistry)
-    await ctx.plugin(AgentLoop, { agents: [] })
+    await startDshRuntime(ctx)
     const connection = resolveAdapterOptions({ baseURL: server.baseUrl })
     ctx.llm.registerAdapter([PROVIDER], new DeepSeekAdapter({
       options: () => connection,
