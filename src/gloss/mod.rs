@@ -333,13 +333,11 @@ fn encode_in_order(unknown_cost: u32, words: &[(&str, u32, bool, &str)]) -> Vec<
     let key_bytes: usize = words.iter().map(|w| w.0.len()).sum();
     let gloss_bytes: usize = words.iter().map(|w| w.3.len()).sum();
     let longest = words.iter().map(|w| w.0.chars().count()).max().unwrap_or(0);
-    let mut file = MAGIC.to_vec();
-    for value in [VERSION, words.len() as u32, key_bytes as u32, gloss_bytes as u32, unknown_cost, longest as u32] {
-        file.extend_from_slice(&value.to_le_bytes());
-    }
-    file.extend_from_slice(&fnv1a(&body).to_le_bytes());
-    file.extend(body);
-    file
+    crate::semantic::framed(
+        MAGIC,
+        &[VERSION, words.len() as u32, key_bytes as u32, gloss_bytes as u32, unknown_cost, longest as u32],
+        body,
+    )
 }
 
 #[cfg(test)]

@@ -240,8 +240,15 @@ fn encode_in_order(dims: usize, rows: &[(&str, u16, Vec<i8>)]) -> Vec<u8> {
         body.extend(r.2.iter().map(|&v| v as u8));
     }
     let term_bytes: usize = rows.iter().map(|r| r.0.len()).sum();
-    let mut file = MAGIC.to_vec();
-    for value in [VERSION, dims as u32, rows.len() as u32, term_bytes as u32] {
+    framed(MAGIC, &[VERSION, dims as u32, rows.len() as u32, term_bytes as u32], body)
+}
+
+/// A model file's frame around `body`, for tests: the magic, the header's little-endian fields,
+/// the body's checksum, the body. The table and the glossary share it.
+#[cfg(test)]
+pub(crate) fn framed(magic: &[u8], fields: &[u32], body: Vec<u8>) -> Vec<u8> {
+    let mut file = magic.to_vec();
+    for value in fields {
         file.extend_from_slice(&value.to_le_bytes());
     }
     file.extend_from_slice(&fnv1a(&body).to_le_bytes());
