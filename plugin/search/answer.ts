@@ -9,6 +9,7 @@
  */
 
 import type { JsonValue } from '@deepseek-ai/dsh-session'
+import { ownTurn } from '../host/loop-turns.ts'
 import { namesTools, type CatalogOutline, type SearchAnswer, type SearchHit, type ToolIndex } from '../host/native.ts'
 import type { PayloadDefinitions } from './definitions.ts'
 import { PAYLOAD_SCHEMA_VERSION, type PayloadTool, type ToolSearchPayload } from './payload.ts'
@@ -60,6 +61,7 @@ export async function answerSearch(query: string, limit: number, scope: SearchSc
     weakBelow: discovered === undefined ? WEAK_MATCH_FLOOR : 0,
     nearest: NEAREST_NAMES,
   })
+  await ownTurn()
   const hits = answer.hits
   if (discovered !== undefined) {
     const tools = hits.map((hit): PayloadTool => withParameters(hit, scope.parametersOf(hit.name)))

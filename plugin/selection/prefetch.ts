@@ -15,6 +15,7 @@
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { Session } from '@deepseek-ai/dsh-session'
 import { MAX_QUERY_CHARS } from '../contract.ts'
+import { ownTurn } from '../host/loop-turns.ts'
 import { PAYLOAD_SCHEMA_VERSION } from '../search/payload.ts'
 import { strongHits, type SearchScope } from '../search/answer.ts'
 import { recordSelection } from './record.ts'
@@ -31,7 +32,9 @@ export async function prefetchFor(message: UserMessage, count: number, session: 
   if (count === 0) return []
   const query = messageQuery(message)
   if (query === undefined) return []
-  const hits = strongHits(query, await scope.index.answerAsync(query, count, { exclude: [...scope.exclude] }))
+  const answer = await scope.index.answerAsync(query, count, { exclude: [...scope.exclude] })
+  await ownTurn()
+  const hits = strongHits(query, answer)
   if (hits.length === 0) return []
   return recordSelection(session, {
     kind: 'prefetch',
