@@ -74,14 +74,14 @@ const ADVERSARIAL = {
   'shared-word': {
     label: 'every tool carrying one word',
     // In the schema, so the transformer's texts (name and description) stay the real ones.
-    catalog: (base) => base.map((tool) => ({ ...tool, parameters: { ...tool.parameters, type: 'object', properties: { ...(/** @type {{properties?: object}} */ (tool.parameters).properties ?? {}), data: { type: 'string', description: 'The data.' } } } })),
+    catalog: (base) => base.map((tool) => ({ ...tool, parameters: { ...tool.parameters, type: 'object', properties: { ...(/** @type {{properties?: object}} */ (tool.parameters).properties), data: { type: 'string', description: 'The data.' } } } })),
     queries: () => ['data', 'the data of a city', clip('data '.repeat(1000), 4096)],
   },
   'distinct-words': {
     label: 'queries of 4,096 characters of distinct catalog words',
     catalog: (base) => base,
     queries: () => {
-      const words = [...new Set(catalogOfSize(HOSTILE_TOOLS).flatMap((tool) => `${tool.description}`.toLowerCase().match(/[a-z]{4,}/g) ?? []))]
+      const words = [...new Set(catalogOfSize(HOSTILE_TOOLS).flatMap((tool) => tool.description.toLowerCase().match(/[a-z]{4,}/g) ?? []))]
       return [clip(words.join(' '), 4096), clip(words.map((w) => `+${w}`).join(' '), 4096), clip(words.join('. '), 4096)]
     },
   },

@@ -317,7 +317,7 @@ describe('50 Agents under registry and settings churn', () => {
     const warm = await create('warm-up')
     const everyChurnTool = CHURN.map(tool => h.ctx.tools.register(fixtureTool(tool)))
     await turn(warm, 'search: weather forecast')
-    await Promise.all(built.indexes.map(ref => ref.deref()?.ready()))
+    await Promise.all(built.indexes.flatMap(ref => ref.deref() ?? []).map(index => index.ready()))
     for (const dispose of everyChurnTool) dispose()
     await warm.dispose()
     const listenersBefore = listenerCount(h.ctx)

@@ -64,7 +64,7 @@ export const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectio
  * `answerAsync` with `searchAsync`.
  */
 function callables({ ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload }: Loaded): Record<string, unknown> {
-  const index = ToolIndex as { fromJson?: unknown, prototype?: { answerAsync?: unknown } } | null | undefined
+  const index = ToolIndex as { fromJson?: unknown; prototype?: { answerAsync?: unknown } } | null | undefined
   return { 'ToolIndex.fromJson': index?.fromJson, namesTools, readCatalog, selectionFromEvents, selectionFromPayload, 'ToolIndex.answerAsync': index?.prototype?.answerAsync }
 }
 
