@@ -17,15 +17,11 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setImmediate as macrotask, setTimeout as sleep } from 'node:timers/promises'
 import { Context } from '@deepseek-ai/cordis'
-import AgentRegistry from '@deepseek-ai/dsh-agent'
-import AgentLoop from '@deepseek-ai/dsh-agent-loop'
-import LlmRuntime, { CallId } from '@deepseek-ai/dsh-llm'
-import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
-import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
-import ToolRuntime from '@deepseek-ai/dsh-tools'
+import { CallId } from '@deepseek-ai/dsh-llm'
+import { SessionId } from '@deepseek-ai/dsh-session'
 import { ToolIndex } from '../../index.js'
 import { catalogOfSize, devQueries } from '../lib/catalogs.mjs'
-import { catalogTool } from '../tokens/dsh-turn.mjs'
+import { catalogTool, mountAgentRuntime } from '../tokens/dsh-turn.mjs'
 import { percentile } from './timing.mjs'
 
 export const AGENTS = 50
@@ -56,12 +52,7 @@ export async function eventLoopRow(size, { agents = AGENTS, searches = SEARCHES_
   await reference.ready()
   const ctx = new Context()
   try {
-    await ctx.plugin(LlmRuntime)
-    await ctx.plugin(SessionStore)
-    await ctx.plugin(SystemPrompt, { persona: '' })
-    await ctx.plugin(ToolRuntime, { mode: 'native' })
-    await ctx.plugin(AgentRegistry)
-    await ctx.plugin(AgentLoop, { agents: [] })
+    await mountAgentRuntime(ctx)
     for (const tool of catalog) ctx.tools.register(catalogTool(tool))
     // It answers on a later turn of the loop, as any tool that does some work elsewhere does.
     ctx.tools.register({ ...catalogTool({ name: NOTHING, description: 'Does nothing.', parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } } }), execute: () => macrotask(null) })

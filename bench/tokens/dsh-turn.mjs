@@ -64,12 +64,7 @@ export async function recordTurn({ tools = [], mcp = [], plugin, query }) {
   const ctx = new Context()
   const errors = /** @type {unknown[]} */ ([])
   try {
-    await ctx.plugin(LlmRuntime)
-    await ctx.plugin(SessionStore)
-    await ctx.plugin(SystemPrompt, { persona: '' })
-    await ctx.plugin(ToolRuntime, { mode: 'native' })
-    await ctx.plugin(AgentRegistry)
-    await ctx.plugin(AgentLoop, { agents: [] })
+    await mountAgentRuntime(ctx)
     const connection = resolveAdapterOptions({ baseURL: server.baseUrl })
     ctx.llm.registerAdapter([PROVIDER], new DeepSeekAdapter({
       options: () => connection,
@@ -105,6 +100,20 @@ export async function recordTurn({ tools = [], mcp = [], plugin, query }) {
     await ctx.fiber.dispose()
     await server.close()
   }
+}
+
+/**
+ * DSH's runtime for Agents with native tools and no persona, as the benchmark's turns run on it;
+ * the model adapter, the tools and the plugin are each caller's own.
+ * @param {Context} ctx
+ */
+export async function mountAgentRuntime(ctx) {
+  await ctx.plugin(LlmRuntime)
+  await ctx.plugin(SessionStore)
+  await ctx.plugin(SystemPrompt, { persona: '' })
+  await ctx.plugin(ToolRuntime, { mode: 'native' })
+  await ctx.plugin(AgentRegistry)
+  await ctx.plugin(AgentLoop, { agents: [] })
 }
 
 /**
