@@ -1,7 +1,7 @@
 /**
  * What one `tool_search` call answers with: the ranked matches, of which the leaders load and the
- * rest are shown as candidates (leaders.ts); for `discover:<query>`, the
- * matches with their full parameter schemas, selecting nothing; and when nothing matches, or the
+ * rest are shown as candidates (leaders.ts); for `discover:<query>`, the matches with their full
+ * parameter schemas, selecting nothing; and when nothing matches, or the
  * best match is weaker than {@link WEAK_MATCH_FLOOR}, a result that loads nothing and gives the
  * model its next move (the weak matches and, in a hybrid index, the nearest tools by meaning as
  * candidates, the names spelled like its words, the deferred groups, and the `select:` form)
