@@ -6,9 +6,10 @@
 //   node bench/calibrate-cut.mjs [--json]
 //
 // On the dev part of every eval source (lib/eval-sets.mjs, the sources the weak-match floor is
-// calibrated on), each request is searched as the plugin searches it (its matches, the default
-// limit of 5, the weak-match floor), and for each share in steps of 0.05 it counts the tools a
-// search loads, the share of them that are relevant, and the relevant tools loaded. The chosen
+// calibrated on), each request is searched as the plugin searches it (one `answerAsync`, the
+// default limit of 5) and, for each share in steps of 0.05, split as the plugin splits it
+// (searchLoads in plugin/search/answer.ts: the weak-match floor, then the leaders); it counts the
+// tools a search loads, the share of them that are relevant, and the relevant tools loaded. The chosen
 // share is the highest at which no source loads fewer than 99% of the relevant tools it loads
 // with no cut.
 import { parseArgs } from 'node:util'
@@ -19,8 +20,8 @@ const { values: options } = parseArgs({ options: { json: { type: 'boolean', defa
 const built = (/** @type {string} */ file) => import(`../dist/search/${file}`).catch((error) => {
   throw new Error(`the built plugin is missing; run \`pnpm run build:plugin\` first (${error.message})`)
 })
-const { WEAK_MATCH_FLOOR } = await built('answer.js')
-const { LEADER_SHARE, leaders } = await built('leaders.js')
+const { searchLoads } = await built('answer.js')
+const { LEADER_SHARE } = await built('leaders.js')
 
 const LIMIT = 5
 const STEP = 0.05
@@ -28,20 +29,18 @@ const MAX_LOST = 0.01
 const MAX_QUERY_CHARS = 4096
 
 /**
- * Each dev request's confident hits (none when the floor turns the search away).
- * @type {{id: string, searches: {hits: {name: string, score: number}[], relevant: Set<string>}[]}[]}
+ * Each dev request's answer, as the plugin gets it.
+ * @type {{id: string, searches: {query: string, answer: import('../index.js').SearchAnswer, relevant: Set<string>}[]}[]}
  */
 const sources = []
 for (const source of evalSources()) {
   const index = ToolIndex.fromJson(source.catalogJson)
   await index.ready()
-  const searches = source.requests.filter((request) => request.part === 'dev').map((request) => {
+  const searches = []
+  for (const request of source.requests.filter((request) => request.part === 'dev')) {
     const query = [...request.query].slice(0, MAX_QUERY_CHARS).join('').trim()
-    const hits = index.search(query, LIMIT, { fill: false })
-    const best = hits[0]
-    const confident = best !== undefined && (best.name === query || index.matchStrength(query, best.name) >= WEAK_MATCH_FLOOR)
-    return { hits: confident ? hits : [], relevant: new Set(request.relevant) }
-  })
+    searches.push({ query, answer: await index.answerAsync(query, LIMIT), relevant: new Set(request.relevant) })
+  }
   if (searches.length > 0) sources.push({ id: source.id, searches })
 }
 
@@ -49,8 +48,8 @@ for (const source of evalSources()) {
 function loadedAt(/** @type {typeof sources[number]['searches']} */ searches, /** @type {number} */ share) {
   let loaded = 0
   let relevant = 0
-  for (const { hits, relevant: wanted } of searches) {
-    const kept = leaders(hits, share).loaded
+  for (const { query, answer, relevant: wanted } of searches) {
+    const kept = searchLoads(query, answer, share).loaded
     loaded += kept.length
     relevant += kept.filter((/** @type {{name: string}} */ hit) => wanted.has(hit.name)).length
   }

@@ -3,14 +3,17 @@
 // on their union and on the project's own bilingual set, its English and Chinese requests
 // apart (bench/data/README.md), for both rankings: `lexical` (BM25F alone) and
 // `hybrid` (BM25F fused with the semantic model, the default when the model package is
-// installed). For each set and part: R@1, R@5, R@10 and NDCG@10, and exact-name Recall@1 over
-// every catalog tool. A source's dev part is what ranking choices may be tuned on; its held part
+// installed). For each set and part: R@1, R@5, R@10 and NDCG@10, exact-name Recall@1 over
+// every catalog tool, and what the plugin's `tool_search` would load for each request at its
+// default limit (the weak-match floor, then the leader cut): tools per search, and the share of
+// them that are relevant. A source's dev part is what ranking choices may be tuned on; its held part
 // (a fixed 30% of requests, by a hash of the id) and the sources kept whole (BFCL live, AgentDojo)
 // never are.
-// `--json` prints the figures as JSON only.
+// `--json` prints the figures as JSON only. It reads the rule from the built plugin (dist/; `pnpm
+// benchmark` builds it, `pnpm run build:plugin` does).
 import { fileURLToPath } from 'node:url'
 import { ToolIndex } from '../index.js'
-import { requestMetrics, summarize } from './lib/eval-metrics.mjs'
+import { requestMetrics, summarize, summarizeLoads } from './lib/eval-metrics.mjs'
 import { evalSets } from './lib/eval-sets.mjs'
 import { evalLines } from './report/eval-report.mjs'
 
@@ -18,6 +21,12 @@ import { evalLines } from './report/eval-report.mjs'
  * @typedef {import('./lib/eval-figures.mjs').Ranking} Ranking
  * @typedef {import('./lib/eval-figures.mjs').RankingFigures} RankingFigures
  */
+
+const built = (/** @type {string} */ file) => import(`../dist/${file}`).catch((error) => {
+  throw new Error(`the built plugin is missing; run \`pnpm run build:plugin\` first (${error.message})`)
+})
+const { searchLoads } = await built('search/answer.js')
+const { MAX_QUERY_CHARS, SETTINGS } = await built('contract.js')
 
 /**
  * An index of a catalog for a ranking, built once for consecutive sets that share one catalog
@@ -39,6 +48,22 @@ async function indexOf(catalog, ranking) {
 }
 
 /**
+ * What `tool_search` loads for a request at the default limit, as the plugin decides it, and how
+ * much of it is relevant.
+ * @param {ToolIndex} index @param {string} text @param {string[]} relevant
+ */
+async function pluginLoads(index, text, relevant) {
+  const query = [...text].slice(0, MAX_QUERY_CHARS).join('').trim()
+  const answer = await index.answerAsync(query, SETTINGS.defaultLimit.default)
+  /** @type {{name: string}[]} */
+  const loaded = searchLoads(query, answer).loaded
+  return { loaded: loaded.length, relevantLoaded: loaded.filter((hit) => relevant.includes(hit.name)).length }
+}
+
+/** A part's figures: the ranking's and what the plugin loads. @param {Parameters<typeof summarizeLoads>[0] & Parameters<typeof summarize>[0]} rows */
+const partFigures = (rows) => ({ ...summarize(rows), ...summarizeLoads(rows) })
+
+/**
  * Ranks every request of a set (or its first `sample`) against one index of its catalog.
  * @param {import('./lib/eval-sets.mjs').EvalSet} set
  * @param {Ranking} ranking
@@ -46,14 +71,17 @@ async function indexOf(catalog, ranking) {
  */
 async function rankSet({ catalog, requests, whole }, ranking, sample) {
   const index = await indexOf(catalog, ranking)
-  const rows = requests.slice(0, sample).map(({ query, relevant, part }) => ({ part, ...requestMetrics(index.search(query, 10).map((hit) => hit.name), relevant) }))
+  const rows = []
+  for (const { query, relevant, part } of requests.slice(0, sample)) {
+    rows.push({ part, ...requestMetrics(index.search(query, 10).map((hit) => hit.name), relevant), ...await pluginLoads(index, query, relevant) })
+  }
   const named = catalog.slice(0, sample)
   const exactHits = named.filter(({ name }) => index.search(name, 1)[0]?.name === name).length
   /** @type {RankingFigures} */
-  const figures = { exactNameR1: Math.round((exactHits / named.length) * 1000) / 1000, all: summarize(rows) }
+  const figures = { exactNameR1: Math.round((exactHits / named.length) * 1000) / 1000, all: partFigures(rows) }
   if (!whole) {
-    figures.dev = summarize(rows.filter((row) => row.part === 'dev'))
-    figures.held = summarize(rows.filter((row) => row.part === 'held'))
+    figures.dev = partFigures(rows.filter((row) => row.part === 'dev'))
+    figures.held = partFigures(rows.filter((row) => row.part === 'held'))
   }
   return { tools: index.size, figures }
 }

@@ -53,10 +53,13 @@ describe('eval', () => {
     const root = join(import.meta.dirname, '..', '..')
     const data = join(root, 'bench', 'data', 'tooltalk')
     const { json } = cliJson<EvalJson>(['eval', '-c', join(data, 'catalog.json'), '-r', join(data, 'queries.jsonl')])
-    const results = JSON.parse(readFileSync(join(root, 'docs', 'benchmark-results.json'), 'utf8')) as { eval: { sets: { id: string; hybrid: { all: object } }[] } }
+    type Ranked = Pick<EvalJson, 'requests' | 'r1' | 'r5' | 'r10' | 'ndcg10'>
+    const results = JSON.parse(readFileSync(join(root, 'docs', 'benchmark-results.json'), 'utf8')) as { eval: { sets: { id: string; hybrid: { all: Ranked } }[] } }
     const recorded = results.eval.sets.find(set => set.id === 'tooltalk')?.hybrid.all
     expect(recorded).toBeDefined()
-    expect({ requests: json.requests, r1: json.r1, r5: json.r5, r10: json.r10, ndcg10: json.ndcg10 }).toEqual(recorded)
+    // pnpm eval records what the plugin's searches load beside these; the command line ranks only.
+    const ranked = ({ requests, r1, r5, r10, ndcg10 }: Ranked) => ({ requests, r1, r5, r10, ndcg10 })
+    expect(ranked(json)).toEqual(ranked(recorded!))
   })
 
   it('reads the requests from standard input', () => {

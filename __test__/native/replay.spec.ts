@@ -51,6 +51,12 @@ describe('selectionFromPayload', () => {
     expect(selectionFromPayload(odd)).toEqual(['ok', 's\uFFFD'])
   })
 
+  it('selects the tools only, never the candidates shown beside them', () => {
+    const hit = (name: string) => ({ name, description: '', score: 0.1 })
+    const shown = JSON.stringify({ schemaVersion: 1, query: 'q', tools: [hit('loaded')], note: 'n', candidates: [hit('shown'), hit('also_shown')] })
+    expect(selectionFromPayload(shown)).toEqual(['loaded'])
+  })
+
   it('selects nothing from text that is not such a payload', () => {
     for (const text of ['', 'not json', '[]', '{"tools":[{"name":"a"}]}', JSON.stringify({ schemaVersion: 2, tools: [{ name: 'a' }] }),
       JSON.stringify({ schemaVersion: '1', tools: [{ name: 'a' }] }), payload('a').slice(0, -1)]) {

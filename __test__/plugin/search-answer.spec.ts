@@ -4,11 +4,13 @@
 // validates the value against it, so a stray field would fail the call).
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CORE_TOOLS } from '../../plugin/offer/core-tools.ts'
+import { LEADER_SHARE } from '../../plugin/search/leaders.ts'
 import type { ToolSearchPayload } from '../../plugin/search/payload.ts'
+import { CORE_FIXTURES, DEFERRED_FIXTURES, type FixtureTool } from '../support/fixtures.ts'
 import { NATIVE, type Harness, type HarnessOptions } from '../support/harness.ts'
 import { perTest } from '../support/per-test.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
-import { loggedDispatch, loggedResult } from '../support/session.ts'
+import { loggedBlocks, loggedDispatch, loggedResult } from '../support/session.ts'
 
 const WEATHER = 'mcp__weather__forecast'
 
@@ -118,5 +120,69 @@ describe('a search that finds nothing strong', () => {
     const payload = payloadOf(loggedResult(agent, 'c1').text)
     expect(Object.keys(payload)).toEqual(['schemaVersion', 'query', 'tools'])
     expect(payload.tools.map(tool => tool.name)).toEqual([WEATHER])
+  })
+})
+
+describe('a confident search loads its leaders', () => {
+  const REFUND = 'mcp__shop__refund_order'
+  const CURRENCY = 'mcp__finance__convert_currency'
+  const STOCK = 'mcp__finance__stock_quote'
+  const MONEY: readonly FixtureTool[] = [
+    { name: REFUND, description: 'Refund an order to the customer\'s original payment method.', properties: { order: 'Order id.' } },
+    { name: CURRENCY, description: 'Convert an amount of money from one currency to another.', properties: { amount: 'Amount.', to: 'Target currency.' } },
+    { name: STOCK, description: 'Get the latest price of a stock by its ticker symbol.', properties: { ticker: 'Ticker symbol.' } },
+  ]
+  const withMoney = (options: HarnessOptions = {}) => started({ tools: [...CORE_FIXTURES, ...DEFERRED_FIXTURES, ...MONEY], ...options })
+  const MONEY_BACK = { query: 'give my customer their money back', limit: 3 }
+
+  it('shows a hit far below the best as a candidate, loads the rest, and replay selects the same', async () => {
+    const root = await scope.dir()
+    const first = await withMoney({ persistenceRoot: root })
+    const { agent } = await first.agent('a1')
+    await first.run(agent, 'refund', toolCall('c1', 'tool_search', MONEY_BACK), reply('ok'))
+    const payload = payloadOf(loggedResult(agent, 'c1').text)
+    // The currency converter scores close to the refund tool ("money"), the stock quote far below both.
+    expect(payload.tools.map(tool => tool.name).sort()).toEqual([CURRENCY, REFUND])
+    expect(payload.candidates?.map(hit => hit.name)).toEqual([STOCK])
+    expect(payload.candidates![0]!.score).toBeLessThan(LEADER_SHARE * payload.tools[0]!.score)
+    expect(payload.note).toMatch(/select:name/)
+    expect(deferredOffered(first).sort()).toEqual([CURRENCY, REFUND])
+    await first.ctx.sessions.flush(agent.session)
+    await scope.close(first)
+    const second = await withMoney({ persistenceRoot: root })
+    const { agent: resumed } = await second.resume('a1')
+    await second.run(resumed, 'continue', reply('ok'))
+    expect(deferredOffered(second).sort()).toEqual([CURRENCY, REFUND])
+  })
+
+  it('loads every tool select: names', async () => {
+    const h = await withMoney()
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'q', toolCall('c1', 'tool_search', { query: `select:${STOCK},${REFUND},${WEATHER}` }), reply('ok'))
+    const payload = payloadOf(loggedResult(agent, 'c1').text)
+    expect(payload.tools.map(tool => tool.name)).toEqual([STOCK, REFUND, WEATHER])
+    expect(payload).not.toHaveProperty('candidates')
+    expect(deferredOffered(h).sort()).toEqual([STOCK, REFUND, WEATHER])
+  })
+
+  it('does not cut a search for a tool\'s exact name, though the other hits score far below it', async () => {
+    const h = await withMoney()
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'q', toolCall('c1', 'tool_search', { query: STOCK, limit: 3 }), reply('ok'))
+    const { tools } = payloadOf(loggedResult(agent, 'c1').text)
+    expect(tools.map(tool => tool.name)).toEqual([STOCK, CURRENCY, REFUND])
+    expect(tools[2]!.score).toBeLessThan(LEADER_SHARE * tools[0]!.score)
+  })
+
+  it('under stable loading, carries the definitions of the loaded tools only', async () => {
+    const h = await withMoney({ plugin: { loading: 'stable' } })
+    const { agent } = await h.agent('a')
+    await h.run(agent, 'refund', toolCall('c1', 'tool_search', MONEY_BACK), reply('ok'))
+    const [selection, definitions] = loggedBlocks(agent, 'c1')
+    const payload = payloadOf(selection!)
+    expect(payload.candidates?.map(hit => hit.name)).toEqual([STOCK])
+    expect(definitions).toContain(REFUND)
+    expect(definitions).toContain(CURRENCY)
+    expect(definitions).not.toContain(STOCK)
   })
 })

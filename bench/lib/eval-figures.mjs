@@ -3,7 +3,7 @@
 
 /**
  * @typedef {'lexical' | 'hybrid'} Ranking
- * @typedef {ReturnType<typeof import('./eval-metrics.mjs').summarize>} Metrics
+ * @typedef {ReturnType<typeof import('./eval-metrics.mjs').summarize> & ReturnType<typeof import('./eval-metrics.mjs').summarizeLoads>} Metrics
  * @typedef {{exactNameR1: number, all: Metrics, dev?: Metrics, held?: Metrics}} RankingFigures
  *   a set kept whole has `all` only; a split set has its dev and held parts too
  * @typedef {{id: string, label: string, whole: boolean, tools: number} & Record<Ranking, RankingFigures>} SetFigures

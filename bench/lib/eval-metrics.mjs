@@ -1,6 +1,18 @@
-// Retrieval metrics, the command line's (bin/cli/metrics.js, shipped with the package), and the
-// parts a labelled set is split into.
+// Retrieval metrics, the command line's (bin/cli/metrics.js, shipped with the package), what the
+// plugin's searches load, and the parts a labelled set is split into.
 export { ndcgAt, recallAt, requestMetrics, summarize } from '../../bin/cli/metrics.js'
+
+/**
+ * What a part's searches load: tools per search (a search that loads nothing counts), and the
+ * share of the loaded tools that are relevant, pooled over the part; rounded as reported.
+ * @param {{loaded: number, relevantLoaded: number}[]} rows - per request, the tools loaded and the relevant ones among them.
+ */
+export function summarizeLoads(rows) {
+  const loaded = rows.reduce((sum, row) => sum + row.loaded, 0)
+  const relevant = rows.reduce((sum, row) => sum + row.relevantLoaded, 0)
+  const round = (/** @type {number} */ x) => Math.round(x * 1000) / 1000
+  return { loadedPerSearch: round(loaded / rows.length), relevantOfLoaded: loaded === 0 ? 0 : round(relevant / loaded) }
+}
 
 /**
  * The held-back part of the dev set: a fixed 30% of requests chosen by a hash of their id, so the

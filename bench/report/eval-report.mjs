@@ -40,7 +40,10 @@ export function evalLines({ defaultRanking, sets }) {
       + bilingualSentence(sets)
       + 'None of these sets trains the semantic model. '
       + 'R@k is the share of a request\'s relevant tools in the first k results, NDCG@10 has binary gain; exact name is '
-      + 'Recall@1 of every catalog tool searched by its own name.',
+      + 'Recall@1 of every catalog tool searched by its own name. '
+      + '**Loaded** is the tools a `tool_search` for the request loads, per search, under the plugin\'s rule at its default '
+      + 'limit of 5 (nothing below the weak-match floor, then only the leaders: [search.md](search.md#the-leader-cut)); '
+      + '**relevant** is the share of the loaded tools that are relevant.',
     '',
   ]
   for (const ranking of order) {
@@ -48,13 +51,14 @@ export function evalLines({ defaultRanking, sets }) {
     lines.push(
       `**${ranking}** (${ABOUT[ranking]}${ranking === defaultRanking ? '; the default when the model package is installed' : ''}):`,
       '',
-      `| Set | Tools | Part | Requests | R@1 | R@5 | R@10 | NDCG@10 | Exact name |${compare === undefined ? '' : ` R@5 vs ${compare} |`}`,
-      `| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |${compare === undefined ? '' : ' ---: |'}`,
+      `| Set | Tools | Part | Requests | R@1 | R@5 | Loaded | Relevant | R@10 | NDCG@10 | Exact name |${compare === undefined ? '' : ` R@5 vs ${compare} |`}`,
+      `| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${compare === undefined ? '' : ' ---: |'}`,
     )
     for (const { set, part, metrics, first } of tableRows(sets, ranking)) {
       const head = first ? `| ${set.label} | ${int(set.tools)} ` : '| | '
       const against = compare === undefined ? '' : ` ${signed3(metrics.r5 - (set[compare][part]?.r5 ?? Number.NaN))} |`
-      lines.push(`${head}| ${part} | ${int(metrics.requests)} | ${fixed3(metrics.r1)} | ${fixed3(metrics.r5)} | ${fixed3(metrics.r10)} `
+      lines.push(`${head}| ${part} | ${int(metrics.requests)} | ${fixed3(metrics.r1)} | ${fixed3(metrics.r5)} `
+        + `| ${metrics.loadedPerSearch.toFixed(2)} | ${fixed3(metrics.relevantOfLoaded)} | ${fixed3(metrics.r10)} `
         + `| ${fixed3(metrics.ndcg10)} | ${first ? fixed3(set[ranking].exactNameR1) : ''} |${against}`)
     }
     lines.push('')

@@ -1,6 +1,7 @@
 /**
- * What one `tool_search` call answers with: the ranked matches; for `discover:<query>`, the
- * matches with their full parameter schemas, selecting nothing; and when nothing matches, or the
+ * What one `tool_search` call answers with: the ranked matches, of which the leaders load and the
+ * rest are shown as candidates (leaders.ts); for `discover:<query>`, the matches with their full
+ * parameter schemas, selecting nothing; and when nothing matches, or the
  * best match is weaker than {@link WEAK_MATCH_FLOOR}, a result that loads nothing and gives the
  * model its next move (the weak matches and, in a hybrid index, the nearest tools by meaning as
  * candidates, the names spelled like its words, the deferred groups, and the `select:` form)
@@ -12,6 +13,7 @@ import type { JsonValue } from '@deepseek-ai/dsh-session'
 import { ownTurn } from '../host/loop-turns.ts'
 import { namesTools, type CatalogOutline, type SearchAnswer, type SearchHit, type ToolIndex } from '../host/native.ts'
 import type { PayloadDefinitions } from './definitions.ts'
+import { LEADER_SHARE, leaders, type Leaders } from './leaders.ts'
 import { PAYLOAD_SCHEMA_VERSION, type PayloadTool, type ToolSearchPayload } from './payload.ts'
 
 /**
@@ -29,6 +31,8 @@ const DISCOVER = 'discover:'
 const NEAREST_NAMES = 5
 /** Groups an empty or weak result lists, largest first. */
 const LISTED_GROUPS = 12
+/** What a result that loads its leaders and shows the rest tells the model about the rest. */
+const CUT_NOTE = 'The candidates matched far less well than the best tool and were not loaded; select:name loads one.'
 
 /** What a search needs to know about the calling Agent's catalog. */
 export interface SearchScope {
@@ -68,22 +72,26 @@ export async function answerSearch(query: string, limit: number, scope: SearchSc
     const payload: ToolSearchPayload = { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, discover: true, tools }
     return tools.length > 0 ? payload : { ...payload, ...nextMove(false, answer, scope) }
   }
-  if (confidentHits(ranked, answer).length > 0) {
-    const stable = scope.define === undefined ? {} : { loading: 'stable' as const, definitions: scope.define(hits) }
-    return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, ...stable, tools: hits }
+  const { loaded, shown } = searchLoads(ranked, answer)
+  if (loaded.length > 0) {
+    const stable = scope.define === undefined ? {} : { loading: 'stable' as const, definitions: scope.define(loaded) }
+    const cut = shown.length > 0 ? { note: CUT_NOTE, candidates: shown } : {}
+    return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, ...stable, tools: loaded, ...cut }
   }
   return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: [], ...nextMove(hits.length > 0, answer, scope) }
 }
 
 /**
- * The hits worth loading: all of them when the query names tools (`select:`, or the exact name
- * of its first hit) or its best hit reaches {@link WEAK_MATCH_FLOOR}; none otherwise.
+ * What a search (not `discover:`) loads and what it only shows. A query that names its tools
+ * (`select:`, or exactly the name of its first hit) loads every hit; otherwise nothing loads unless
+ * the best hit reaches {@link WEAK_MATCH_FLOOR}, and then only the leaders do.
  * @param query - the ranked query.
- * @param answer - its matches, best first, with their strengths.
+ * @param answer - its matches, best first, with their strengths (`ToolIndex.answerAsync`).
+ * @param share - the leaders' least share of the best score (the benchmark tries others).
  */
-function confidentHits(query: string, answer: SearchAnswer): SearchHit[] {
-  if (answer.hits.length === 0 || namesTools(query)) return answer.hits
-  return strong(query, answer, 0) ? answer.hits : []
+export function searchLoads(query: string, answer: Pick<SearchAnswer, 'hits' | 'strengths'>, share = LEADER_SHARE): Leaders {
+  if (namesTools(query) || answer.hits[0]?.name === query.trim()) return { loaded: answer.hits, shown: [] }
+  return strong(query, answer, 0) ? leaders(answer.hits, share) : { loaded: [], shown: answer.hits }
 }
 
 /**

@@ -47,9 +47,9 @@ export interface ToolSearchPayload {
   readonly tools: PayloadTool[]
   /** The found tools' definitions (`loading: stable` only), rendered as the result's second block. */
   readonly definitions?: PayloadDefinitions
-  /** Why `tools` is empty, and what to do next (an empty or weak result only). */
+  /** Why `tools` is empty or short, and what to do next (an empty, weak or cut result only). */
   readonly note?: string
-  /** Matches too weak to load: shown, not selected. */
+  /** Matches too weak to load, or far below the leaders (leaders.ts): shown, never selected. */
   readonly candidates?: SearchHit[]
   /** Names spelled like the query's words. */
   readonly nearest?: string[]
