@@ -165,13 +165,16 @@ describe('a confident search loads its leaders', () => {
     expect(deferredOffered(h).sort()).toEqual([STOCK, REFUND, WEATHER])
   })
 
-  it('does not cut a search for a tool\'s exact name, though the other hits score far below it', async () => {
+  it('loads the tool a search names exactly and shows the hits far below it', async () => {
     const h = await withMoney()
     const { agent } = await h.agent('a')
     await h.run(agent, 'q', toolCall('c1', 'tool_search', { query: STOCK, limit: 3 }), reply('ok'))
-    const { tools } = payloadOf(loggedResult(agent, 'c1').text)
-    expect(tools.map(tool => tool.name)).toEqual([STOCK, CURRENCY, REFUND])
-    expect(tools[2]!.score).toBeLessThan(LEADER_SHARE * tools[0]!.score)
+    const payload = payloadOf(loggedResult(agent, 'c1').text)
+    // The currency converter shares the stock quote's server ("finance"); the refund tool nothing.
+    expect(payload.tools.map(tool => tool.name)).toEqual([STOCK, CURRENCY])
+    expect(payload.candidates?.map(hit => hit.name)).toEqual([REFUND])
+    expect(payload.candidates![0]!.score).toBeLessThan(LEADER_SHARE * payload.tools[0]!.score)
+    expect(deferredOffered(h).sort()).toEqual([CURRENCY, STOCK])
   })
 
   it('under stable loading, carries the definitions of the loaded tools only', async () => {

@@ -82,15 +82,15 @@ export async function answerSearch(query: string, limit: number, scope: SearchSc
 }
 
 /**
- * What a search (not `discover:`) loads and what it only shows. A query that names its tools
- * (`select:`, or exactly the name of its first hit) loads every hit; otherwise nothing loads unless
- * the best hit reaches {@link WEAK_MATCH_FLOOR}, and then only the leaders do.
+ * What a search (not `discover:`) loads and what it only shows. A `select:` query loads every
+ * tool it names; otherwise nothing loads unless the best hit is the tool the query names exactly
+ * or reaches {@link WEAK_MATCH_FLOOR}, and then only the leaders do.
  * @param query - the ranked query.
  * @param answer - its matches, best first, with their strengths (`ToolIndex.answerAsync`).
  * @param share - the leaders' least share of the best score (the benchmark tries others).
  */
 export function searchLoads(query: string, answer: Pick<SearchAnswer, 'hits' | 'strengths'>, share = LEADER_SHARE): Leaders {
-  if (namesTools(query) || answer.hits[0]?.name === query.trim()) return { loaded: answer.hits, shown: [] }
+  if (namesTools(query)) return { loaded: answer.hits, shown: [] }
   return strong(query, answer, 0) ? leaders(answer.hits, share) : { loaded: [], shown: answer.hits }
 }
 

@@ -3,8 +3,9 @@
  * the rest of the Agent's life (its schema in every request under `loading: native`, its
  * definition in the conversation under `stable`), and a long list also dilutes the model's
  * choice. So a hit whose score falls below {@link LEADER_SHARE} of the best hit's is shown, not
- * loaded: it stays in the result as a candidate the model can still load by name. A query that
- * names its tools (`select:`, or a tool's exact name) is not cut (`searchLoads` in answer.ts).
+ * loaded: it stays in the result as a candidate the model can still load by name. A `select:`
+ * query is not cut: it loads what it names (`searchLoads` in answer.ts); a tool's exact name is
+ * the best hit, so it loads, and hits far below it are shown.
  */
 
 import type { SearchHit } from '../host/native.ts'
