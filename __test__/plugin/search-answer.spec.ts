@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CORE_TOOLS } from '../../plugin/offer/core-tools.ts'
 import { LEADER_SHARE } from '../../plugin/search/leaders.ts'
+import { replaySelection } from '../../plugin/selection/result.ts'
 import type { ToolSearchPayload } from '../../plugin/search/payload.ts'
 import { CORE_FIXTURES, DEFERRED_FIXTURES, type FixtureTool } from '../support/fixtures.ts'
 import { NATIVE, type Harness, type HarnessOptions } from '../support/harness.ts'
@@ -123,7 +124,7 @@ describe('a search that finds nothing strong', () => {
   })
 })
 
-describe('a confident search loads its leaders', () => {
+describe('a confident search under stable loading loads its leaders', () => {
   const REFUND = 'mcp__shop__refund_order'
   const CURRENCY = 'mcp__finance__convert_currency'
   const STOCK = 'mcp__finance__stock_quote'
@@ -132,60 +133,66 @@ describe('a confident search loads its leaders', () => {
     { name: CURRENCY, description: 'Convert an amount of money from one currency to another.', properties: { amount: 'Amount.', to: 'Target currency.' } },
     { name: STOCK, description: 'Get the latest price of a stock by its ticker symbol.', properties: { ticker: 'Ticker symbol.' } },
   ]
-  const withMoney = (options: HarnessOptions = {}) => started({ tools: [...CORE_FIXTURES, ...DEFERRED_FIXTURES, ...MONEY], ...options })
+  const withMoney = (options: HarnessOptions = {}) =>
+    started({ tools: [...CORE_FIXTURES, ...DEFERRED_FIXTURES, ...MONEY], plugin: { loading: 'stable' }, ...options })
   const MONEY_BACK = { query: 'give my customer their money back', limit: 3 }
+  /** The search's JSON block, and its definitions block. */
+  const searched = (agent: Parameters<typeof loggedBlocks>[0], id: string) => {
+    const [selection, definitions] = loggedBlocks(agent, id)
+    return { payload: payloadOf(selection!), definitions: definitions ?? '' }
+  }
+  const selected = (agent: { session: { events: Parameters<typeof replaySelection>[0] } }) => [...replaySelection(agent.session.events).selected].sort()
 
-  it('shows a hit far below the best as a candidate, loads the rest, and replay selects the same', async () => {
+  it('shows a hit far below the best as a candidate, defines and selects the rest, and replay selects the same', async () => {
     const root = await scope.dir()
     const first = await withMoney({ persistenceRoot: root })
     const { agent } = await first.agent('a1')
     await first.run(agent, 'refund', toolCall('c1', 'tool_search', MONEY_BACK), reply('ok'))
-    const payload = payloadOf(loggedResult(agent, 'c1').text)
+    const { payload, definitions } = searched(agent, 'c1')
     // The currency converter scores close to the refund tool ("money"), the stock quote far below both.
     expect(payload.tools.map(tool => tool.name).sort()).toEqual([CURRENCY, REFUND])
     expect(payload.candidates?.map(hit => hit.name)).toEqual([STOCK])
     expect(payload.candidates![0]!.score).toBeLessThan(LEADER_SHARE * payload.tools[0]!.score)
     expect(payload.note).toMatch(/select:name/)
-    expect(deferredOffered(first).sort()).toEqual([CURRENCY, REFUND])
+    expect(definitions).toContain(REFUND)
+    expect(definitions).toContain(CURRENCY)
+    expect(definitions).not.toContain(STOCK)
+    expect(selected(agent)).toEqual([CURRENCY, REFUND])
     await first.ctx.sessions.flush(agent.session)
     await scope.close(first)
     const second = await withMoney({ persistenceRoot: root })
     const { agent: resumed } = await second.resume('a1')
-    await second.run(resumed, 'continue', reply('ok'))
-    expect(deferredOffered(second).sort()).toEqual([CURRENCY, REFUND])
+    expect(selected(resumed)).toEqual([CURRENCY, REFUND])
   })
 
   it('loads every tool select: names', async () => {
     const h = await withMoney()
     const { agent } = await h.agent('a')
     await h.run(agent, 'q', toolCall('c1', 'tool_search', { query: `select:${STOCK},${REFUND},${WEATHER}` }), reply('ok'))
-    const payload = payloadOf(loggedResult(agent, 'c1').text)
+    const { payload } = searched(agent, 'c1')
     expect(payload.tools.map(tool => tool.name)).toEqual([STOCK, REFUND, WEATHER])
     expect(payload).not.toHaveProperty('candidates')
-    expect(deferredOffered(h).sort()).toEqual([STOCK, REFUND, WEATHER])
+    expect(selected(agent)).toEqual([STOCK, REFUND, WEATHER].sort())
   })
 
   it('loads the tool a search names exactly and shows the hits far below it', async () => {
     const h = await withMoney()
     const { agent } = await h.agent('a')
     await h.run(agent, 'q', toolCall('c1', 'tool_search', { query: STOCK, limit: 3 }), reply('ok'))
-    const payload = payloadOf(loggedResult(agent, 'c1').text)
+    const { payload } = searched(agent, 'c1')
     // The currency converter shares the stock quote's server ("finance"); the refund tool nothing.
     expect(payload.tools.map(tool => tool.name)).toEqual([STOCK, CURRENCY])
     expect(payload.candidates?.map(hit => hit.name)).toEqual([REFUND])
     expect(payload.candidates![0]!.score).toBeLessThan(LEADER_SHARE * payload.tools[0]!.score)
-    expect(deferredOffered(h).sort()).toEqual([CURRENCY, STOCK])
   })
 
-  it('under stable loading, carries the definitions of the loaded tools only', async () => {
-    const h = await withMoney({ plugin: { loading: 'stable' } })
+  it('is stable loading\'s alone: under native every confident hit loads, as each search re-bills the conversation', async () => {
+    const h = await withMoney({ plugin: NATIVE })
     const { agent } = await h.agent('a')
     await h.run(agent, 'refund', toolCall('c1', 'tool_search', MONEY_BACK), reply('ok'))
-    const [selection, definitions] = loggedBlocks(agent, 'c1')
-    const payload = payloadOf(selection!)
-    expect(payload.candidates?.map(hit => hit.name)).toEqual([STOCK])
-    expect(definitions).toContain(REFUND)
-    expect(definitions).toContain(CURRENCY)
-    expect(definitions).not.toContain(STOCK)
+    const payload = payloadOf(loggedResult(agent, 'c1').text)
+    expect(payload.tools.map(tool => tool.name).sort()).toEqual([CURRENCY, REFUND, STOCK].sort())
+    expect(payload).not.toHaveProperty('candidates')
+    expect(deferredOffered(h).sort()).toEqual([CURRENCY, REFUND, STOCK].sort())
   })
 })

@@ -31,6 +31,8 @@ const DISCOVER = 'discover:'
 const NEAREST_NAMES = 5
 /** Groups an empty or weak result lists, largest first. */
 const LISTED_GROUPS = 12
+/** A leader share that loads every confident hit. */
+const NO_CUT = 0
 /** What a result that loads its leaders and shows the rest tells the model about the rest. */
 const CUT_NOTE = 'The candidates matched far less well than the best tool and were not loaded; select:name loads one.'
 
@@ -72,7 +74,11 @@ export async function answerSearch(query: string, limit: number, scope: SearchSc
     const payload: ToolSearchPayload = { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, discover: true, tools }
     return tools.length > 0 ? payload : { ...payload, ...nextMove(false, answer, scope) }
   }
-  const { loaded, shown } = searchLoads(ranked, answer)
+  // The leader cut is stable loading's: there a search breaks no cache, so loading fewer keeps the
+  // conversation small; under native each search that loads tools bills the conversation again,
+  // and the near misses loaded beside the leaders spare later searches (docs/search.md, "The
+  // leader cut", has the measured costs).
+  const { loaded, shown } = searchLoads(ranked, answer, scope.define === undefined ? NO_CUT : LEADER_SHARE)
   if (loaded.length > 0) {
     const stable = scope.define === undefined ? {} : { loading: 'stable' as const, definitions: scope.define(loaded) }
     const cut = shown.length > 0 ? { note: CUT_NOTE, candidates: shown } : {}
