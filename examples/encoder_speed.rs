@@ -1,7 +1,6 @@
 //! Times the sentence encoder on this machine: milliseconds per embedding for sequences of 12
 //! (a query), 40 (a tool description) and 128 tokens, the median of several runs after a
-//! warm-up, on one thread (as the background worker embeds tools) and shared with the helper
-//! thread (as a query is embedded), and which copy of the forward pass ran.
+//! warm-up, on one thread, and which loop the matrix products ran.
 //!
 //! `cargo run --release --no-default-features --example encoder_speed [path/to/encoder.bin]`
 //!
@@ -30,21 +29,19 @@ fn main() {
         .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("model/encoder.bin"), PathBuf::from);
     let encoder = Encoder::from_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     println!("{encoder:?}, kernels: {}", encoder.kernels());
-    let embed = |ids: &[u32], shared: bool| if shared { encoder.embed_ids_shared(ids) } else { encoder.embed_ids(ids) };
-    for (tokens, shared) in [12, 40, 128].into_iter().flat_map(|tokens| [(tokens, false), (tokens, true)]) {
+    for tokens in [12, 40, 128] {
         // [CLS], ordinary word pieces, [SEP]: the cost depends on the length only.
         let ids: Vec<u32> =
             std::iter::once(101).chain((0..tokens as u32 - 2).map(|i| 2000 + 37 * i)).chain([102]).collect();
-        embed(&ids, shared);
+        encoder.embed_ids(&ids);
         let mut times: Vec<f64> = (0..RUNS)
             .map(|_| {
                 let start = Instant::now();
-                std::hint::black_box(embed(std::hint::black_box(&ids), shared));
+                std::hint::black_box(encoder.embed_ids(std::hint::black_box(&ids)));
                 start.elapsed().as_secs_f64() * 1e3
             })
             .collect();
         times.sort_by(f64::total_cmp);
-        let how = if shared { "shared with the helper" } else { "on one thread" };
-        println!("{tokens:>4} tokens, {how}: {:.2} ms per embedding (median of {RUNS})", times[RUNS / 2]);
+        println!("{tokens:>4} tokens: {:.2} ms per embedding (median of {RUNS})", times[RUNS / 2]);
     }
 }

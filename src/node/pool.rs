@@ -24,8 +24,7 @@ struct Pool {
 static POOL: Pool = Pool { jobs: Mutex::new(VecDeque::new()), wake: Condvar::new() };
 
 /// How many threads serve the pool, started on the first job: one core fewer than the machine
-/// has (at least one), so the host's JavaScript thread always finds a core free; a query's
-/// transformer pass lends half its work to a helper thread anyway (`semantic::encoder::share`).
+/// has (at least one), so the host's JavaScript thread always finds a core free.
 /// On two cores, 50 Agents searching 1,000 tools at once held DSH's event loop less with one
 /// ranking thread than with two (loop delay p99 3.3 to 4.2 ms against 4.3 to 5.3 ms, four runs
 /// each) and answered about as fast (a search's p50 450 to 510 ms either way). None where the system

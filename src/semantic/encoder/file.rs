@@ -11,7 +11,7 @@
 //! 12      4             vocab: tokens (1..=1,000,000)
 //! 16      4             hidden: values per token state (8..=4096, a multiple of 8)
 //! 20      4             layers (1..=64)
-//! 24      4             heads: attention heads (they divide hidden)
+//! 24      4             heads: attention heads (they divide hidden, into multiples of 8)
 //! 28      4             intermediate: width of the feed-forward layer (8..=16384, a multiple of 8)
 //! 32      4             positions: most tokens a sequence takes (1..=4096)
 //! 36      4             vocab bytes: total length of the token texts
@@ -37,15 +37,18 @@
 //! norm: f32 gamma [hidden], f32 beta [hidden]
 //! ```
 //! All integers and floats are little-endian. A weight is its byte times its scale; y = xW + b.
-//! The weights are stored [in][out] so the kernel adds whole rows of W into a token's output (an
-//! axpy over output columns), which vectorises without reordering any float sum. The LayerNorm
+//! The reader packs each matrix in the order the integer products read it (`int8`). The LayerNorm
 //! epsilon (1e-12) and GELU are the architecture's, not the file's. Every float must be finite.
-//! The widths are whole multiples of the kernel's vector step, so no loop has a remainder.
+//! The widths are whole multiples of 8 (`STEP`), so no loop of the pass has a remainder.
 
-use std::sync::Arc;
-
-use super::kernels::LANES;
+use super::int8::{Linear, BLOCK};
 use crate::semantic::model::{fnv1a, u32_at, u64_at, ModelError};
+
+/// Every width of the format (hidden, a head, intermediate) is a whole multiple of this, so no
+/// loop of the pass has a remainder: the products' blocks of columns and the attention's vector
+/// steps are this wide.
+pub(super) const STEP: usize = 8;
+const _: () = assert!(STEP.is_multiple_of(BLOCK));
 
 const MAGIC: &[u8; 8] = b"DSHTSENC";
 const VERSION: u32 = 1;
@@ -91,29 +94,19 @@ pub(super) struct Table {
     pub(super) values: Vec<i8>,
 }
 
-/// y = xW + b for W of `inputs` rows of `outputs` bytes, a scale per output column.
-pub(super) struct Linear {
-    pub(super) inputs: usize,
-    pub(super) outputs: usize,
-    pub(super) weights: Vec<i8>,
-    pub(super) scales: Vec<f32>,
-    pub(super) bias: Vec<f32>,
-}
-
 pub(super) struct Norm {
     pub(super) gamma: Vec<f32>,
     pub(super) beta: Vec<f32>,
 }
 
-/// The matrices are shared, so the helper thread can hold one while it computes part of a product.
 pub(super) struct Layer {
-    pub(super) query: Arc<Linear>,
-    pub(super) key: Arc<Linear>,
-    pub(super) value: Arc<Linear>,
-    pub(super) attention_out: Arc<Linear>,
+    pub(super) query: Linear,
+    pub(super) key: Linear,
+    pub(super) value: Linear,
+    pub(super) attention_out: Linear,
     pub(super) attention_norm: Norm,
-    pub(super) intermediate: Arc<Linear>,
-    pub(super) output: Arc<Linear>,
+    pub(super) intermediate: Linear,
+    pub(super) output: Linear,
     pub(super) output_norm: Norm,
 }
 
@@ -163,10 +156,11 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
     if !(within(sizes.vocab, MAX_VOCAB)
         && within(sizes.hidden, MAX_HIDDEN)
         && within(sizes.layers, MAX_LAYERS)
-        && sizes.hidden.is_multiple_of(LANES)
-        && sizes.intermediate.is_multiple_of(LANES)
+        && sizes.hidden.is_multiple_of(STEP)
+        && sizes.intermediate.is_multiple_of(STEP)
         && within(sizes.heads, sizes.hidden)
         && sizes.hidden.is_multiple_of(sizes.heads)
+        && (sizes.hidden / sizes.heads).is_multiple_of(STEP)
         && within(sizes.intermediate, MAX_INTERMEDIATE)
         && within(sizes.positions, MAX_POSITIONS))
     {
@@ -226,13 +220,13 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
         layers: (0..sizes.layers)
             .map(|_| {
                 Ok(Layer {
-                    query: Arc::new(body.linear(hidden, hidden)?),
-                    key: Arc::new(body.linear(hidden, hidden)?),
-                    value: Arc::new(body.linear(hidden, hidden)?),
-                    attention_out: Arc::new(body.linear(hidden, hidden)?),
+                    query: body.linear(hidden, hidden)?,
+                    key: body.linear(hidden, hidden)?,
+                    value: body.linear(hidden, hidden)?,
+                    attention_out: body.linear(hidden, hidden)?,
                     attention_norm: body.norm(hidden)?,
-                    intermediate: Arc::new(body.linear(hidden, intermediate)?),
-                    output: Arc::new(body.linear(intermediate, hidden)?),
+                    intermediate: body.linear(hidden, intermediate)?,
+                    output: body.linear(intermediate, hidden)?,
                     output_norm: body.norm(hidden)?,
                 })
             })
@@ -279,13 +273,8 @@ impl<'a> Reader<'a> {
     }
 
     fn linear(&mut self, inputs: usize, outputs: usize) -> Result<Linear, ModelError> {
-        Ok(Linear {
-            inputs,
-            outputs,
-            weights: self.bytes(inputs * outputs)?,
-            scales: self.floats(outputs)?,
-            bias: self.floats(outputs)?,
-        })
+        let weights = self.bytes(inputs * outputs)?;
+        Ok(Linear::new(inputs, outputs, &weights, self.floats(outputs)?, self.floats(outputs)?))
     }
 
     fn norm(&mut self, width: usize) -> Result<Norm, ModelError> {
