@@ -48,14 +48,21 @@ export declare class ToolIndex {
    * package is not installed); omitted, 'hybrid' when the model package resolves, else 'lexical'.
    */
   static fromJson(toolsJson: string, options?: { ranking?: 'lexical' | 'hybrid' } | undefined | null): ToolIndex
+  /**
+   * `fromJson`, built off JavaScript's thread: a promise of the index, or of `fromJson`'s error.
+   * A hybrid index's build embeds every tool with the word table, which at 10,000 tools holds
+   * a thread for a tenth of a second; the plugin builds its indexes this way.
+   */
+  static fromJsonAsync(toolsJson: string, options?: { ranking?: 'lexical' | 'hybrid' } | undefined | null): Promise<ToolIndex>
   /** How this index ranks: 'hybrid' (BM25F fused with the semantic model) or 'lexical'. */
   get ranking(): 'lexical' | 'hybrid'
   /**
-   * Resolves once the index's semantic vectors are in place, after which every search uses
-   * them. The word table's are computed while the index is built; the transformer's, when its
-   * model is installed, on a background thread, and until then searches blend the table alone.
-   * Resolves at once for a lexical index; never rejects (vectors that could not be made leave
-   * the index on the table).
+   * Resolves once every tool's semantic vector is in place. The word table's are computed while
+   * the index is built; the transformer's, when its model is installed, by a background thread.
+   * Searches never need to wait for it: one that needs a vector not made yet makes it, so it
+   * answers exactly as it will after. Resolves at once for a lexical index; never rejects.
+   * Resolved by the background thread itself, so a pending `ready()` holds none of libuv's
+   * threads and never delays the process's exit.
    */
   ready(): Promise<void>
   /** Number of distinct tools indexed. */

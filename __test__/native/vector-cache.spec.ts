@@ -10,8 +10,9 @@ import { setVectorCache } from '../../index.js'
 
 const ENTRY = new URL('../../index.js', import.meta.url).pathname
 const SCRATCH = mkdtempSync(join(tmpdir(), 'dsh-tool-search-vector-cache-'))
-/** A header, then per record a key, 384 floats and a checksum (src/semantic/disk_cache.rs). */
-const HEADER = 24
+/** A header (its last 16 bytes the file's key), then per record a key, 384 floats and a checksum
+ * (src/semantic/disk_cache.rs). */
+const HEADER = 40
 const RECORD = 16 + 384 * 4 + 8
 // Texts no other test embeds, so the vectors come from this test's processes alone.
 const SALT = `${process.pid}-${Date.now()}`

@@ -84,7 +84,7 @@ fn build_on(json: &Json, tools: &[ToolSpec], params: Params, model: Option<Seman
             let contextual = contextual.map(|contextual| {
                 let mut analyzer = Analyzer::new();
                 let texts = selected.iter().map(|tool| tool_text(&mut analyzer, tool.name, tool.description)).collect();
-                (contextual.clone(), ToolVectors::embed(contextual, texts))
+                ToolVectors::new(contextual, texts)
             });
             Semantic { table, vectors: DocVectors::new(dims, vectors), contextual, glossary }
         }),

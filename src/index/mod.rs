@@ -24,7 +24,7 @@ use std::sync::Arc;
 use crate::gloss::Glossary;
 use crate::input::catalog::{self, CatalogError};
 use crate::input::projection::FIELDS;
-use crate::semantic::{Contextual, DocVectors, Model, SemanticModel, ToolVectors};
+use crate::semantic::{DocVectors, Model, SemanticModel, ToolVectors};
 use vocabulary::Vocabulary;
 
 pub(crate) type DocId = u32;
@@ -106,7 +106,8 @@ pub struct Index {
 struct Semantic {
     table: Arc<Model>,
     vectors: DocVectors,
-    contextual: Option<(Arc<Contextual>, Arc<ToolVectors>)>,
+    /// The transformer's vectors of the tools, when the model has the transformer.
+    contextual: Option<Arc<ToolVectors>>,
     glossary: Option<Arc<Glossary>>,
 }
 
@@ -147,16 +148,16 @@ impl Index {
         self.semantic.is_some()
     }
 
-    /// The transformer's vectors of this index, for [`Index::wait_for_vectors`]: `None` when it
-    /// has none to wait for.
-    pub(crate) fn pending_vectors(&self) -> Option<Arc<ToolVectors>> {
-        self.semantic.as_ref()?.contextual.as_ref().map(|(_, vectors)| vectors.clone())
+    /// The transformer's vectors of this index, when it has the transformer.
+    pub(crate) fn transformer_vectors(&self) -> Option<&Arc<ToolVectors>> {
+        self.semantic.as_ref()?.contextual.as_ref()
     }
 
-    /// Blocks until the transformer's vectors are in place (or could not be made); searches
-    /// before that blend the static table alone. Returns at once without a transformer.
+    /// Blocks until every tool's transformer vector is in place (or the background worker gave
+    /// up on them). Searches never need to: one that needs a vector not made yet makes it, so it
+    /// answers as it would after. Returns at once without a transformer.
     pub fn wait_for_vectors(&self) {
-        if let Some(vectors) = self.pending_vectors() {
+        if let Some(vectors) = self.transformer_vectors() {
             vectors.wait();
         }
     }
@@ -201,10 +202,9 @@ impl Index {
         self.semantic.as_ref()?.glossary.as_deref().filter(|_| self.params.gloss_weight > 0.0)
     }
 
-    /// The transformer and the tools' vectors from it, once they are in place.
-    pub(crate) fn contextual(&self) -> Option<(&Contextual, Arc<[f32]>)> {
-        let (model, vectors) = self.semantic.as_ref()?.contextual.as_ref()?;
-        vectors.ready().map(|values| (model.as_ref(), values))
+    /// The transformer and the tools' vectors from it.
+    pub(crate) fn contextual(&self) -> Option<&ToolVectors> {
+        self.semantic.as_ref()?.contextual.as_deref()
     }
 
     pub(crate) fn doc(&self, doc: DocId) -> &Doc {

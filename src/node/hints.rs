@@ -88,12 +88,12 @@ impl ToolIndex {
                 let candidates = next.candidates.into_iter().map(SearchHit::from).collect();
                 (Some(candidates), Some(next.nearest.into_iter().map(str::to_string).collect()))
             });
-            SearchAnswer {
+            Ok(SearchAnswer {
                 hits: answer.hits.into_iter().map(SearchHit::from).collect(),
                 strengths: answer.strengths,
                 candidates,
                 nearest,
-            }
+            })
         })
     }
 

@@ -17,13 +17,12 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use napi::bindgen_prelude::{AsyncTask, Either, Null, Object, ToNapiValue, Unknown};
+use napi::bindgen_prelude::{Either, Null, Object, ToNapiValue, Unknown};
 use napi::{Env, Error, Result, Status};
 use napi_derive::napi;
 
 use crate::input::catalog;
 use crate::limits::{CATALOG_TEXT, EVENTS_TEXT, PAYLOAD_TEXT, TOOL_NAME};
-use crate::semantic::ToolVectors;
 use crate::{replay, Hit, Index, Params, Searcher};
 
 mod args;
@@ -35,25 +34,6 @@ mod pool;
 use args::{Ranking, SearchCall};
 use explanation::Explanation;
 use model::{default_model, MODEL_PACKAGE};
-
-/// Waits, on libuv's thread pool, for an index's transformer vectors.
-pub struct VectorsReady(Option<std::sync::Arc<ToolVectors>>);
-
-impl napi::Task for VectorsReady {
-    type Output = ();
-    type JsValue = ();
-
-    fn compute(&mut self) -> Result<()> {
-        if let Some(vectors) = &self.0 {
-            vectors.wait();
-        }
-        Ok(())
-    }
-
-    fn resolve(&mut self, _env: Env, _output: ()) -> Result<()> {
-        Ok(())
-    }
-}
 
 /// One ranked tool.
 #[napi(object)]
@@ -113,30 +93,25 @@ impl ToolIndex {
     )]
     pub fn from_json(tools_json: Unknown<'_>, options: Option<Unknown<'_>>) -> Result<ToolIndex> {
         let tools_json = args::text(tools_json, CATALOG_TEXT)?;
-        let asked = args::index_options(options)?;
-        let mut notes = Vec::new();
-        // A lexical index never reads the model file.
-        let model = match asked {
-            Some(Ranking::Lexical) => None,
-            Some(Ranking::Hybrid) => match default_model().map_err(invalid)? {
-                Some(model) => Some(model),
-                None => {
-                    return Err(invalid(format!(
-                        "ranking 'hybrid' needs the semantic model, and the package {MODEL_PACKAGE} is not installed"
-                    )))
-                }
-            },
-            None => default_model().unwrap_or_else(|error| {
-                notes.push(format!("the semantic model cannot be used, so searches are lexical: {error}"));
-                None
-            }),
-        };
-        let model = model.map(|(model, note)| {
-            notes.extend(note);
-            model
-        });
-        let index = Index::from_catalog_ranked(&tools_json, Params::default(), model).map_err(invalid)?;
-        Ok(ToolIndex { index: Arc::new(index), notes })
+        build_index(&tools_json, args::index_options(options)?)
+    }
+
+    /// `fromJson`, built off JavaScript's thread: a promise of the index, or of `fromJson`'s error.
+    /// A hybrid index's build embeds every tool with the word table, which at 10,000 tools holds
+    /// a thread for a tenth of a second; the plugin builds its indexes this way.
+    #[napi(
+        js_name = "fromJsonAsync",
+        catch_unwind,
+        ts_args_type = "toolsJson: string, options?: { ranking?: 'lexical' | 'hybrid' } | undefined | null",
+        ts_return_type = "Promise<ToolIndex>"
+    )]
+    pub fn from_json_async<'env>(
+        env: &'env Env,
+        tools_json: Unknown<'_>,
+        options: Option<Unknown<'_>>,
+    ) -> Result<Object<'env>> {
+        let call = args::text(tools_json, CATALOG_TEXT).and_then(|text| Ok((text, args::index_options(options)?)));
+        off_thread(env, call, |(text, asked)| build_index(&text, asked))
     }
 
     /// How this index ranks: 'hybrid' (BM25F fused with the semantic model) or 'lexical'.
@@ -149,14 +124,21 @@ impl ToolIndex {
         }
     }
 
-    /// Resolves once the index's semantic vectors are in place, after which every search uses
-    /// them. The word table's are computed while the index is built; the transformer's, when its
-    /// model is installed, on a background thread, and until then searches blend the table alone.
-    /// Resolves at once for a lexical index; never rejects (vectors that could not be made leave
-    /// the index on the table).
+    /// Resolves once every tool's semantic vector is in place. The word table's are computed while
+    /// the index is built; the transformer's, when its model is installed, by a background thread.
+    /// Searches never need to wait for it: one that needs a vector not made yet makes it, so it
+    /// answers exactly as it will after. Resolves at once for a lexical index; never rejects.
+    /// Resolved by the background thread itself, so a pending `ready()` holds none of libuv's
+    /// threads and never delays the process's exit.
     #[napi(catch_unwind, ts_return_type = "Promise<void>")]
-    pub fn ready(&self) -> AsyncTask<VectorsReady> {
-        AsyncTask::new(VectorsReady(self.index.pending_vectors()))
+    pub fn ready<'env>(&self, env: &'env Env) -> Result<Object<'env>> {
+        let (deferred, promise) = env.create_deferred()?;
+        let settle = move || deferred.resolve(|_| Ok(()));
+        match self.index.transformer_vectors() {
+            Some(vectors) => vectors.when_ready(settle),
+            None => settle(),
+        }
+        Ok(promise)
     }
 
     /// Number of distinct tools indexed.
@@ -197,7 +179,7 @@ impl ToolIndex {
         options: Option<Unknown<'_>>,
     ) -> Result<Object<'env>> {
         let index = self.index.clone();
-        off_thread(env, SearchCall::read(query, limit, options), move |call| call.run(&index))
+        off_thread(env, SearchCall::read(query, limit, options), move |call| Ok(call.run(&index)))
     }
 
     /// The projected text a tool is indexed under, or null for an unknown name. Names are at most
@@ -285,13 +267,41 @@ pub fn read_catalog(tools_json: Unknown<'_>) -> Result<Vec<CatalogEntry>> {
         .collect())
 }
 
+/// An index of `tools_json` for the ranking asked for (see `ToolIndex.fromJson`).
+fn build_index(tools_json: &str, asked: Option<Ranking>) -> Result<ToolIndex> {
+    let mut notes = Vec::new();
+    // A lexical index never reads the model file.
+    let model = match asked {
+        Some(Ranking::Lexical) => None,
+        Some(Ranking::Hybrid) => match default_model().map_err(invalid)? {
+            Some(model) => Some(model),
+            None => {
+                return Err(invalid(format!(
+                    "ranking 'hybrid' needs the semantic model, and the package {MODEL_PACKAGE} is not installed"
+                )))
+            }
+        },
+        None => default_model().unwrap_or_else(|error| {
+            notes.push(format!("the semantic model cannot be used, so searches are lexical: {error}"));
+            None
+        }),
+    };
+    let model = model.map(|(model, note)| {
+        notes.extend(note);
+        model
+    });
+    let index = Index::from_catalog_ranked(tools_json, Params::default(), model).map_err(invalid)?;
+    Ok(ToolIndex { index: Arc::new(index), notes })
+}
+
 /// Runs `work` with `call`'s arguments on the pool's threads and settles the promise it returns
-/// with the outcome. Arguments JavaScript gave wrong (`call`'s error) reject it at once; a panic
-/// rejects it with an error that says so (a bug), so every promise settles.
+/// with the outcome. Arguments JavaScript gave wrong (`call`'s error) reject it at once, an error
+/// of `work`'s when it ends; a panic rejects it with an error that says so (a bug), so every
+/// promise settles.
 fn off_thread<'env, A, T>(
     env: &'env Env,
     call: Result<A>,
-    work: impl FnOnce(A) -> T + Send + 'static,
+    work: impl FnOnce(A) -> Result<T> + Send + 'static,
 ) -> Result<Object<'env>>
 where
     A: Send + 'static,
@@ -301,7 +311,8 @@ where
     match call {
         Err(error) => deferred.reject(error),
         Ok(call) => pool::spawn(move || match catch_unwind(AssertUnwindSafe(|| work(call))) {
-            Ok(value) => deferred.resolve(move |_| Ok(value)),
+            Ok(Ok(value)) => deferred.resolve(move |_| Ok(value)),
+            Ok(Err(error)) => deferred.reject(error),
             Err(_) => deferred.reject(Error::from_reason("dsh-tool-search: the ranking failed unexpectedly (a bug)")),
         }),
     }

@@ -7,9 +7,15 @@
 //! writes it, off the caller's thread.
 //!
 //! ```text
-//! header   magic "DSHTSVEC", format version u32, dims u32, fingerprint u64
-//! record   text FNV-1a u64, text length u32, 0 u32, dims f32, FNV-1a u64 of the bytes before it
+//! header   magic "DSHTSVEC", format version u32 (2), dims u32, fingerprint u64, key 16 bytes
+//! record   text key u128, dims f32, FNV-1a u64 of the bytes before it
 //! ```
+//!
+//! A record's key is its text's SipHash-2-4 (128 bits) under the file's own key, drawn from the
+//! system's randomness when the file is made and kept in its header: whoever writes a tool's
+//! description cannot know the key, so cannot write a text whose key another tool's text has
+//! and have that tool read its vector. (With a public hash a crafted description could collide
+//! on purpose, and a shared cache would hand the wrong vector to every process.)
 //!
 //! Several processes may share the directory (two `dsh` on one `$DSH_HOME`, the command line
 //! beside DSH). Every change to the file is made under an exclusive lock on `vectors-
@@ -21,9 +27,10 @@
 //! loses another's records, and never reads one written halfway; a record that fails its
 //! checksum anyway (a damaged disk, a process killed mid-write where locks are not kept) is
 //! skipped. What can be lost is documented in docs/model.md: the records a process had not yet
-//! written when it stopped (at most [`FLUSH_EVERY`]), those past [`MAX_RECORDS`], and a batch
-//! that waited [`LOCK_WAIT`] for the lock in vain, or found locks unsupported where the file
-//! lives.
+//! written when it stopped (at most [`FLUSH_EVERY`]), a batch that waited [`LOCK_WAIT`] for the
+//! lock in vain or found locks unsupported where the file lives, and, when the file is full, the
+//! records of texts no index of the writing process holds: a full file is compacted to those that
+//! are (the live keys), so a long-used cache keeps the catalogs in use instead of refusing them.
 //!
 //! It is only ever a shortcut: a record that fails its checksum, or holds a vector no encoder
 //! gives (not finite, not of unit length), is skipped; a directory that cannot be written to means
@@ -34,19 +41,24 @@
 //! vectors.
 
 use std::fs::{self, File, OpenOptions, TryLockError};
+use std::hash::{BuildHasher, Hasher, RandomState};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashSet;
+use siphasher::sip128::{Hasher128, SipHasher24};
 
 use super::model::fnv1a;
 
 const MAGIC: &[u8; 8] = b"DSHTSVEC";
-const VERSION: u32 = 1;
-const HEADER: usize = 24;
-/// Records a file holds at most: as many as the process remembers, 31 MB at MiniLM's 384 values.
+const VERSION: u32 = 2;
+const HEADER: usize = 40;
+/// Where the header's key starts; the bytes before it name the file's kind.
+const KEY_AT: usize = 24;
+/// Records a file holds at most: 31 MB at MiniLM's 384 values. A full file is compacted to the
+/// live keys before it takes more.
 pub(crate) const MAX_RECORDS: usize = 20_000;
 /// Records kept before they go to the file, so a process that is stopped mid-catalog keeps most
 /// of what it embedded, and takes the lock once per batch.
@@ -68,17 +80,36 @@ pub(crate) fn dir() -> Option<PathBuf> {
     DIR.lock().unwrap_or_else(PoisonError::into_inner).clone()
 }
 
-/// What a vector is filed under: its text's FNV-1a and length, so the file need not hold texts.
-/// Two texts share a key with a chance of about one in 10^19 per pair.
+/// What a vector is filed under: its text's keyed hash (see the module's documentation), so the
+/// file need not hold texts.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub(crate) struct TextKey {
-    hash: u64,
-    len: u32,
-}
+pub(crate) struct TextKey(u128);
 
-impl TextKey {
-    pub(crate) fn of(text: &str) -> TextKey {
-        TextKey { hash: fnv1a(text.as_bytes()), len: text.len() as u32 }
+/// A file's secret: the two halves of its SipHash key.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Secret([u64; 2]);
+
+impl Secret {
+    /// A new key from the system's randomness (std seeds `RandomState` from it).
+    fn new() -> Secret {
+        Secret([0u8, 1].map(|half| RandomState::new().hash_one(half)))
+    }
+
+    fn key(self, text: &str) -> TextKey {
+        let mut hasher = SipHasher24::new_with_keys(self.0[0], self.0[1]);
+        hasher.write(text.as_bytes());
+        TextKey(hasher.finish128().as_u128())
+    }
+
+    fn bytes(self) -> [u8; 16] {
+        let mut bytes = [0; 16];
+        bytes[..8].copy_from_slice(&self.0[0].to_le_bytes());
+        bytes[8..].copy_from_slice(&self.0[1].to_le_bytes());
+        bytes
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Secret {
+        Secret([u64_le(&bytes[..8]), u64_le(&bytes[8..16])])
     }
 }
 
@@ -87,103 +118,166 @@ pub(crate) struct VectorFile {
     path: PathBuf,
     /// `vectors-<fingerprint>.lock`: never replaced, so every process locks the same file.
     lock: File,
-    header: Vec<u8>,
+    /// The header's first bytes, which name the kind of file (magic, version, dims, fingerprint).
+    kind: Vec<u8>,
+    /// The file's key, as its header had it when this process last read it.
+    secret: Secret,
     dims: usize,
-    /// Whole records not yet written.
+    /// Whole records not yet written, keyed under `secret`.
     pending: Vec<u8>,
 }
 
 impl VectorFile {
     /// Opens `dir`'s file for `dims`-value vectors made the way `fingerprint` names, repairing it
-    /// first (see the module's documentation). `None` when the directory cannot be written to.
+    /// first (see the module's documentation) and taking its key, or giving a new file one.
+    /// `None` when the directory cannot be written to.
     pub(crate) fn open(dir: &Path, fingerprint: u64, dims: usize) -> Option<VectorFile> {
         fs::create_dir_all(dir).ok()?;
         let name = format!("vectors-{fingerprint:016x}");
         let lock =
             OpenOptions::new().create(true).truncate(false).write(true).open(dir.join(format!("{name}.lock"))).ok()?;
-        let file = VectorFile {
+        let mut file = VectorFile {
             path: dir.join(format!("{name}.bin")),
             lock,
-            header: header(fingerprint, dims),
+            kind: kind(fingerprint, dims),
+            secret: Secret::new(),
             dims,
             pending: Vec::with_capacity(FLUSH_EVERY * record_len(dims)),
         };
-        let repaired = Held::exclusive(&file.lock).and_then(|_held| file.repaired().ok()).is_some();
-        repaired.then_some(file)
+        let held = Held::exclusive(&file.lock)?;
+        repair(&file.path, &file.kind, &mut file.secret).ok()?;
+        drop(held);
+        Some(file)
+    }
+
+    /// What `text`'s vector is filed under in this file.
+    pub(crate) fn key_of(&self, text: &str) -> TextKey {
+        self.secret.key(text)
     }
 
     /// The sound records of the keys in `wanted`: only those are kept, so a process holds the
-    /// vectors of the catalogs it ranks, not every one the file has.
+    /// vectors of the catalogs it ranks, not every one the file has. Nothing when the file has
+    /// been started again under another key since `wanted` was made (its keys then name nothing).
     pub(crate) fn find(&mut self, wanted: &FxHashSet<TextKey>) -> Vec<(TextKey, Vec<f32>)> {
-        self.flush();
+        self.flush(None);
         // Without the lock (another process stuck, or locks unsupported) the checksums still keep
         // out anything written halfway.
         let _held = Held::shared(&self.lock);
-        read_records(&self.path, self.dims, |key| wanted.contains(&key))
+        let Ok(bytes) = read_file(&self.path, self.dims) else { return Vec::new() };
+        if !bytes.starts_with(&self.kind) || bytes[KEY_AT..HEADER] != self.secret.bytes() {
+            return Vec::new();
+        }
+        records(&bytes, self.dims).filter(|(key, _)| wanted.contains(key)).collect()
     }
 
-    /// Keeps a vector for the file; every [`FLUSH_EVERY`] of them go to it.
+    /// Keeps a vector for the file, until [`Self::flush`]; [`Self::due`] says when enough wait.
     pub(crate) fn append(&mut self, key: TextKey, vector: &[f32]) {
-        if vector.len() != self.dims {
-            return;
-        }
-        self.pending.extend_from_slice(&record_bytes(key, vector));
-        if self.pending.len() >= FLUSH_EVERY * record_len(self.dims) {
-            self.flush();
+        if vector.len() == self.dims {
+            self.pending.extend_from_slice(&record_bytes(key, vector));
         }
     }
 
-    /// Writes the kept records to the file as it is now, under the lock, as far as
-    /// [`MAX_RECORDS`] allows. A batch that cannot be written is dropped: the file is a shortcut.
-    pub(crate) fn flush(&mut self) {
+    /// Whether [`FLUSH_EVERY`] records wait for the file.
+    pub(crate) fn due(&self) -> bool {
+        self.pending.len() >= FLUSH_EVERY * record_len(self.dims)
+    }
+
+    /// Writes the kept records to the file as it is now, under the lock. A file too full to take
+    /// them is first compacted to the records whose key `live` takes, each once (with no `live`,
+    /// not compacted); what still does not fit is dropped, as is a batch that cannot be written
+    /// (the file is a shortcut) or whose keys are stale (the file was started again, under a new
+    /// key, by another process).
+    pub(crate) fn flush(&mut self, live: Option<&dyn Fn(TextKey) -> bool>) {
         if self.pending.is_empty() {
             return;
         }
         if let Some(_held) = Held::exclusive(&self.lock) {
-            let _ = self.write_pending();
+            let keyed_under = self.secret;
+            if let Ok((mut file, length)) = repair(&self.path, &self.kind, &mut self.secret) {
+                if self.secret == keyed_under {
+                    let _ = write_batch(&mut file, length, &self.pending, self.dims, live);
+                }
+            }
         }
         self.pending.clear();
-    }
-
-    fn write_pending(&self) -> std::io::Result<()> {
-        let (mut file, length) = self.repaired()?;
-        let room = (limit(self.dims).saturating_sub(length) as usize) / record_len(self.dims) * record_len(self.dims);
-        let batch = &self.pending[..room.min(self.pending.len())];
-        if !batch.is_empty() {
-            file.seek(SeekFrom::End(0))?;
-            file.write_all(batch)?;
-        }
-        Ok(())
-    }
-
-    /// The file, opened now and made whole, and its length; the lock must be held exclusively.
-    /// A header that is not this file's (none yet, damaged, another format) starts the file
-    /// again; a file over the bound is cut to it; a torn record at the end is cut off.
-    fn repaired(&self) -> std::io::Result<(File, u64)> {
-        let mut file = OpenOptions::new().create(true).truncate(false).read(true).write(true).open(&self.path)?;
-        let mut head = Vec::with_capacity(HEADER);
-        (&mut file).take(HEADER as u64).read_to_end(&mut head)?;
-        let length = file.metadata()?.len();
-        let record = record_len(self.dims) as u64;
-        let whole = if head != self.header {
-            file.set_len(0)?;
-            file.seek(SeekFrom::Start(0))?;
-            file.write_all(&self.header)?;
-            HEADER as u64
-        } else {
-            HEADER as u64 + (length.min(limit(self.dims)) - HEADER as u64) / record * record
-        };
-        if whole < file.metadata()?.len() {
-            file.set_len(whole)?;
-        }
-        Ok((file, whole))
     }
 }
 
 impl Drop for VectorFile {
     fn drop(&mut self) {
-        self.flush();
+        self.flush(None);
     }
+}
+
+/// The file at `path`, opened now and made whole, and its length; the lock must be held
+/// exclusively. A header of another kind (none yet, damaged, another format) starts the file
+/// again under `secret`; a header of this kind gives `secret` its key; a file over the bound is
+/// cut to it; a torn record at the end is cut off.
+fn repair(path: &Path, kind: &[u8], secret: &mut Secret) -> std::io::Result<(File, u64)> {
+    let mut file = OpenOptions::new().create(true).truncate(false).read(true).write(true).open(path)?;
+    let mut head = Vec::with_capacity(HEADER);
+    (&mut file).take(HEADER as u64).read_to_end(&mut head)?;
+    let length = file.metadata()?.len();
+    let dims = u32_le(&kind[12..16]) as usize;
+    let record = record_len(dims) as u64;
+    let whole = if head.len() == HEADER && head.starts_with(kind) {
+        *secret = Secret::from_bytes(&head[KEY_AT..]);
+        HEADER as u64 + (length.min(limit(dims)) - HEADER as u64) / record * record
+    } else {
+        file.set_len(0)?;
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(kind)?;
+        file.write_all(&secret.bytes())?;
+        HEADER as u64
+    };
+    if whole < file.metadata()?.len() {
+        file.set_len(whole)?;
+    }
+    Ok((file, whole))
+}
+
+/// Appends `batch` (whole records) to `file`, a repaired file of `length` bytes, compacting it to
+/// the live records first (given `live`) when they would not fit; as much of the batch as there
+/// is room for.
+fn write_batch(
+    file: &mut File,
+    mut length: u64,
+    batch: &[u8],
+    dims: usize,
+    live: Option<&dyn Fn(TextKey) -> bool>,
+) -> std::io::Result<()> {
+    let record = record_len(dims) as u64;
+    if let Some(live) = live.filter(|_| length + batch.len() as u64 > limit(dims)) {
+        length = compact(file, length, dims, live)?;
+    }
+    let room = (limit(dims).saturating_sub(length) / record * record) as usize;
+    let batch = &batch[..room.min(batch.len())];
+    if !batch.is_empty() {
+        file.seek(SeekFrom::Start(length))?;
+        file.write_all(batch)?;
+    }
+    Ok(())
+}
+
+/// Rewrites `file` in place with its sound records whose key `live` takes, each once, and
+/// returns its new length. A process killed halfway leaves whole records (some twice, which is
+/// harmless) and at most a torn one, which the next repair cuts off.
+fn compact(file: &mut File, length: u64, dims: usize, live: &dyn Fn(TextKey) -> bool) -> std::io::Result<u64> {
+    let mut bytes = Vec::with_capacity(length as usize);
+    file.seek(SeekFrom::Start(0))?;
+    (&mut *file).take(length).read_to_end(&mut bytes)?;
+    let mut seen = FxHashSet::default();
+    let kept: Vec<u8> = bytes[HEADER.min(bytes.len())..]
+        .chunks_exact(record_len(dims))
+        .filter(|record| parse_record(record, dims).is_some_and(|(key, _)| live(key) && seen.insert(key)))
+        .flatten()
+        .copied()
+        .collect();
+    file.seek(SeekFrom::Start(HEADER as u64))?;
+    file.write_all(&kept)?;
+    let length = (HEADER + kept.len()) as u64;
+    file.set_len(length)?;
+    Ok(length)
 }
 
 /// The lock on a vector file's lock file, held until dropped.
@@ -222,13 +316,14 @@ impl Drop for Held<'_> {
     }
 }
 
-fn header(fingerprint: u64, dims: usize) -> Vec<u8> {
-    let mut header = Vec::with_capacity(HEADER);
-    header.extend_from_slice(MAGIC);
-    header.extend_from_slice(&VERSION.to_le_bytes());
-    header.extend_from_slice(&(dims as u32).to_le_bytes());
-    header.extend_from_slice(&fingerprint.to_le_bytes());
-    header
+/// The header's bytes before its key: what kind of file it is.
+fn kind(fingerprint: u64, dims: usize) -> Vec<u8> {
+    let mut kind = Vec::with_capacity(KEY_AT);
+    kind.extend_from_slice(MAGIC);
+    kind.extend_from_slice(&VERSION.to_le_bytes());
+    kind.extend_from_slice(&(dims as u32).to_le_bytes());
+    kind.extend_from_slice(&fingerprint.to_le_bytes());
+    kind
 }
 
 fn record_len(dims: usize) -> usize {
@@ -237,9 +332,7 @@ fn record_len(dims: usize) -> usize {
 
 fn record_bytes(key: TextKey, vector: &[f32]) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(record_len(vector.len()));
-    bytes.extend_from_slice(&key.hash.to_le_bytes());
-    bytes.extend_from_slice(&key.len.to_le_bytes());
-    bytes.extend_from_slice(&0u32.to_le_bytes());
+    bytes.extend_from_slice(&key.0.to_le_bytes());
     for v in vector {
         bytes.extend_from_slice(&v.to_bits().to_le_bytes());
     }
@@ -253,22 +346,19 @@ fn limit(dims: usize) -> u64 {
     (HEADER + MAX_RECORDS * record_len(dims)) as u64
 }
 
-/// The sound records of `path` whose key `keep` takes, reading at most [`limit`] bytes.
-fn read_records(path: &Path, dims: usize, keep: impl Fn(TextKey) -> bool) -> Vec<(TextKey, Vec<f32>)> {
+/// The file's bytes, at most [`limit`] of them.
+fn read_file(path: &Path, dims: usize) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    if File::open(path).and_then(|file| file.take(limit(dims)).read_to_end(&mut bytes)).is_err() || bytes.len() < HEADER
-    {
-        return Vec::new();
+    File::open(path)?.take(limit(dims)).read_to_end(&mut bytes)?;
+    if bytes.len() < HEADER {
+        return Err(std::io::ErrorKind::UnexpectedEof.into());
     }
-    bytes[HEADER..]
-        .chunks(record_len(dims))
-        .filter(|bytes| bytes.len() >= 16 && keep(key_of(bytes)))
-        .filter_map(|bytes| parse_record(bytes, dims))
-        .collect()
+    Ok(bytes)
 }
 
-fn key_of(record: &[u8]) -> TextKey {
-    TextKey { hash: u64_le(&record[..8]), len: u32::from_le_bytes([record[8], record[9], record[10], record[11]]) }
+/// The sound records of a file's bytes.
+fn records(bytes: &[u8], dims: usize) -> impl Iterator<Item = (TextKey, Vec<f32>)> + '_ {
+    bytes[HEADER..].chunks(record_len(dims)).filter_map(move |record| parse_record(record, dims))
 }
 
 /// A record's key and vector, when its checksum holds and the vector is one the encoder gives:
@@ -278,7 +368,7 @@ fn parse_record(bytes: &[u8], dims: usize) -> Option<(TextKey, Vec<f32>)> {
     if bytes.len() != record || u64_le(&bytes[record - 8..]) != fnv1a(&bytes[..record - 8]) {
         return None;
     }
-    let key = key_of(bytes);
+    let key = TextKey(u128::from_le_bytes(bytes[..16].try_into().ok()?));
     let vector: Vec<f32> =
         bytes[16..record - 8].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
     let norm: f64 = vector.iter().map(|&v| f64::from(v) * f64::from(v)).sum();
@@ -290,6 +380,10 @@ fn u64_le(bytes: &[u8]) -> u64 {
     let mut le = [0u8; 8];
     le.copy_from_slice(&bytes[..8]);
     u64::from_le_bytes(le)
+}
+
+fn u32_le(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
 }
 
 #[cfg(test)]
@@ -306,16 +400,19 @@ mod tests {
         dir
     }
 
-    /// What a new opening of the file finds of `texts`' vectors.
-    fn read_back(dir: &Path, fingerprint: u64, dims: usize, texts: &[&str]) -> Vec<(TextKey, Vec<f32>)> {
-        let wanted = texts.iter().map(|text| TextKey::of(text)).collect();
-        VectorFile::open(dir, fingerprint, dims).expect("a writable directory").find(&wanted)
+    /// What a new opening of the file finds of `texts`' vectors, by text, in file order.
+    fn read_back(dir: &Path, fingerprint: u64, dims: usize, texts: &[&str]) -> Vec<(String, Vec<f32>)> {
+        let mut file = VectorFile::open(dir, fingerprint, dims).expect("a writable directory");
+        let keyed: Vec<(TextKey, &str)> = texts.iter().map(|&text| (file.key_of(text), text)).collect();
+        let wanted = keyed.iter().map(|&(key, _)| key).collect();
+        let text_of = |key: TextKey| keyed.iter().find(|&&(k, _)| k == key).unwrap().1.to_string();
+        file.find(&wanted).into_iter().map(|(key, vector)| (text_of(key), vector)).collect()
     }
 
     fn filed(dir: &Path, fingerprint: u64, dims: usize, vectors: &[(&str, Vec<f32>)]) {
         let mut file = VectorFile::open(dir, fingerprint, dims).unwrap();
         for (text, vector) in vectors {
-            file.append(TextKey::of(text), vector);
+            file.append(file.key_of(text), vector);
         }
     }
 
@@ -335,12 +432,32 @@ mod tests {
         filed(&dir, 7, 4, &[("a", unit(4, 0)), ("b", unit(4, 3)), ("c", unit(4, 1))]);
         assert_eq!(
             read_back(&dir, 7, 4, &["a", "b", "z"]),
-            [(TextKey::of("a"), unit(4, 0)), (TextKey::of("b"), unit(4, 3))]
+            [("a".to_string(), unit(4, 0)), ("b".to_string(), unit(4, 3))]
         );
         // Vectors made another way, or of another width, are not these.
         assert!(read_back(&dir, 8, 4, &["a"]).is_empty());
         assert!(read_back(&dir, 7, 8, &["a"]).is_empty());
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// Two texts of one length with one 64-bit FNV-1a (found by Pollard's rho in a few minutes),
+    /// which the cache's first format filed under one key: a tool described by one read the
+    /// other's vector, and so would every process sharing the cache. Under the file's secret key
+    /// each keeps its own, and the same text has another key in another cache.
+    #[test]
+    fn texts_that_collide_under_a_public_hash_keep_their_own_vectors() {
+        const A: &str = "Returns the weather forecast for a city. 9b3440f970c69f75";
+        const B: &str = "Returns the weather forecast for a city. b755fe5fd9e00740";
+        assert_eq!((fnv1a(A.as_bytes()), A.len()), (fnv1a(B.as_bytes()), B.len()));
+        let dir = scratch("collision");
+        filed(&dir, 9, 4, &[(A, unit(4, 0)), (B, unit(4, 1))]);
+        assert_eq!(read_back(&dir, 9, 4, &[B, A]), [(A.to_string(), unit(4, 0)), (B.to_string(), unit(4, 1))]);
+        let other = scratch("collision-other");
+        let key = |dir: &Path| VectorFile::open(dir, 9, 4).unwrap().key_of(A);
+        assert_ne!(key(&dir), key(&other));
+        assert_eq!(key(&dir), key(&dir), "a file keeps its key");
+        let _ = fs::remove_dir_all(&dir);
+        let _ = fs::remove_dir_all(&other);
     }
 
     #[test]
@@ -354,7 +471,7 @@ mod tests {
         bytes.extend_from_slice(&[1, 2, 3]); // a torn append
         fs::write(&path, &bytes).unwrap();
         let found = read_back(&dir, 1, 4, &["a", "b", "c"]);
-        assert_eq!(found.iter().map(|(key, _)| *key).collect::<Vec<_>>(), [TextKey::of("a"), TextKey::of("c")]);
+        assert_eq!(found.iter().map(|(text, _)| text.as_str()).collect::<Vec<_>>(), ["a", "c"]);
         assert_eq!(fs::metadata(&path).unwrap().len() as usize, HEADER + 3 * record, "the torn end is cut off");
         // A vector no encoder gives is refused even under a good checksum.
         filed(&dir, 1, 4, &[("long", vec![2.0, 0.0, 0.0, 0.0]), ("nan", vec![f32::NAN, 0.0, 0.0, 0.0])]);
@@ -367,15 +484,19 @@ mod tests {
         let dir = scratch("hostile");
         fs::create_dir_all(&dir).unwrap();
         let path = dir.join(format!("vectors-{:016x}.bin", 3));
-        for bytes in [vec![], b"DSHTSVEC".to_vec(), vec![0xff; 5000], header(3, 2)[..23].to_vec()] {
+        for bytes in [vec![], b"DSHTSVEC".to_vec(), vec![0xff; 5000], kind(3, 2)[..23].to_vec(), kind(3, 2)] {
             fs::write(&path, &bytes).unwrap();
             assert!(read_back(&dir, 3, 2, &["a"]).is_empty());
-            assert_eq!(fs::read(&path).unwrap(), header(3, 2), "started again");
+            let started = fs::read(&path).unwrap();
+            assert_eq!((started.len(), &started[..KEY_AT]), (HEADER, &kind(3, 2)[..]), "started again");
         }
-        // A full file takes no more; one over the bound (an older build's) is cut to it.
-        let full: Vec<u8> = header(3, 2)
+        // A full file takes no more without knowing what is live; one over the bound (an older
+        // build's) is cut to it.
+        let secret = Secret::from_bytes(&fs::read(&path).unwrap()[KEY_AT..]);
+        let full: Vec<u8> = fs::read(&path)
+            .unwrap()
             .into_iter()
-            .chain((0..MAX_RECORDS + 5).flat_map(|i| record_bytes(TextKey::of(&format!("t{i}")), &unit(2, i % 2))))
+            .chain((0..MAX_RECORDS + 5).flat_map(|i| record_bytes(secret.key(&format!("t{i}")), &unit(2, i % 2))))
             .collect();
         fs::write(&path, &full).unwrap();
         filed(&dir, 3, 2, &[("one too many", unit(2, 0))]);
@@ -385,6 +506,33 @@ mod tests {
             read_back(&dir, 3, 2, &["t0", &format!("t{}", MAX_RECORDS - 1), &format!("t{MAX_RECORDS}")]).len(),
             2
         );
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A full file asked to take more keeps the live records, each once, and takes the batch.
+    #[test]
+    fn a_full_file_is_compacted_to_the_live_keys() {
+        let dir = scratch("compact");
+        let mut file = VectorFile::open(&dir, 4, 2).unwrap();
+        // The file filled up, with one text filed twice (compaction keeps one).
+        let texts: Vec<String> = (0..MAX_RECORDS - 1).map(|i| format!("t{i}")).chain(["t3".to_string()]).collect();
+        for (i, text) in texts.iter().enumerate() {
+            file.append(file.key_of(text), &unit(2, i % 2));
+            if file.due() {
+                file.flush(None);
+            }
+        }
+        file.flush(None);
+        assert_eq!(fs::metadata(only_file(&dir)).unwrap().len(), limit(2));
+        let live: FxHashSet<TextKey> = ["t3", "t7", "t19998"].iter().map(|text| file.key_of(text)).collect();
+        file.append(file.key_of("new"), &unit(2, 0));
+        file.flush(Some(&|key| live.contains(&key)));
+        drop(file);
+        let found = read_back(&dir, 4, 2, &["t3", "t7", "t19998", "new", "t4"]);
+        let mut names: Vec<&str> = found.iter().map(|(text, _)| text.as_str()).collect();
+        names.sort();
+        assert_eq!(names, ["new", "t19998", "t3", "t7"]);
+        assert_eq!(fs::metadata(only_file(&dir)).unwrap().len() as usize, HEADER + 4 * record_len(2));
         let _ = fs::remove_dir_all(&dir);
     }
 
@@ -398,12 +546,15 @@ mod tests {
         let texts: Vec<String> = (0..200).map(|i| format!("text {i}")).collect();
         for (i, text) in texts.iter().enumerate() {
             let writer = if i % 3 == 0 { &mut one } else { &mut two };
-            writer.append(TextKey::of(text), &unit(4, i % 4));
+            writer.append(writer.key_of(text), &unit(4, i % 4));
+            if writer.due() {
+                writer.flush(None);
+            }
             if i == 100 {
                 // A torn record at the end, as a process killed mid-write leaves it: the next
                 // batch cuts it off and goes on, and nothing before it is lost.
-                one.flush();
-                two.flush();
+                one.flush(None);
+                two.flush(None);
                 OpenOptions::new()
                     .append(true)
                     .open(dir.join("vectors-0000000000000005.bin"))
@@ -464,9 +615,12 @@ mod tests {
         let (dir, writer) = (PathBuf::from(dir), writer.parse::<usize>().unwrap());
         let mut file = VectorFile::open(&dir, shared::FINGERPRINT, shared::DIMS).unwrap();
         for at in 0..shared::RECORDS {
-            file.append(TextKey::of(&shared::text(writer, at)), &shared::vector(writer, at));
+            file.append(file.key_of(&shared::text(writer, at)), &shared::vector(writer, at));
+            if file.due() {
+                file.flush(None);
+            }
             if at % 300 == 299 {
-                let wanted = (0..=at).map(|earlier| TextKey::of(&shared::text(writer, earlier))).collect();
+                let wanted = (0..=at).map(|earlier| file.key_of(&shared::text(writer, earlier))).collect();
                 assert_eq!(file.find(&wanted).len(), at + 1, "writer {writer} finds its own");
                 file = VectorFile::open(&dir, shared::FINGERPRINT, shared::DIMS).unwrap();
             }
@@ -510,12 +664,12 @@ mod tests {
                 assert!(status.success(), "run {run}: a writer failed");
             }
             let texts: Vec<(usize, usize)> = (0..2).flat_map(|w| (0..shared::RECORDS).map(move |at| (w, at))).collect();
-            let wanted: FxHashSet<TextKey> = texts.iter().map(|&(w, at)| TextKey::of(&shared::text(w, at))).collect();
-            let found: rustc_hash::FxHashMap<TextKey, Vec<f32>> =
-                VectorFile::open(&dir, shared::FINGERPRINT, shared::DIMS).unwrap().find(&wanted).into_iter().collect();
+            let mut file = VectorFile::open(&dir, shared::FINGERPRINT, shared::DIMS).unwrap();
+            let wanted: FxHashSet<TextKey> = texts.iter().map(|&(w, at)| file.key_of(&shared::text(w, at))).collect();
+            let found: rustc_hash::FxHashMap<TextKey, Vec<f32>> = file.find(&wanted).into_iter().collect();
             for &(w, at) in &texts {
                 assert_eq!(
-                    found.get(&TextKey::of(&shared::text(w, at))),
+                    found.get(&file.key_of(&shared::text(w, at))),
                     Some(&shared::vector(w, at)),
                     "run {run}: writer {w}, tool {at}"
                 );

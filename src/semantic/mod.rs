@@ -10,14 +10,17 @@
 //! The transformer (all-MiniLM-L6-v2: `wordpiece`, `encoder`, read as `contextual`) reads a text
 //! as a sentence, in plain Rust with float loops written to give the same bits everywhere. It
 //! costs milliseconds a text, so an index's tools are embedded with it off the caller's thread
-//! (`background`), and searches use it once they are; their vectors are kept on disk
-//! (`disk_cache`) for the next process.
+//! (`background`), each into its slot (`tool_vectors`), and a search that needs a vector the
+//! worker has not made yet makes it itself; the process remembers every text's vector
+//! (`memory`), and keeps them on disk (`disk_cache`) for the next process.
 
 mod background;
 mod contextual;
 mod disk_cache;
 mod encoder;
+mod memory;
 mod model;
+mod tool_vectors;
 mod vector;
 mod wordpiece;
 
@@ -26,7 +29,6 @@ use std::sync::Arc;
 
 use crate::gloss::Glossary;
 
-pub(crate) use background::ToolVectors;
 pub use contextual::Contextual;
 #[cfg(test)]
 pub(crate) use contextual::MAX_TOKENS;
@@ -36,6 +38,7 @@ pub use disk_cache::set_dir as set_vector_cache;
 pub(crate) use model::{encode, framed};
 pub(crate) use model::{fnv1a, u32_at, u64_at};
 pub use model::{Model, ModelError, MAX_MODEL_BYTES};
+pub(crate) use tool_vectors::ToolVectors;
 pub(crate) use vector::{cosine, Embedder};
 
 /// The models a hybrid index embeds with: the static table always, the transformer when its file

@@ -149,3 +149,57 @@ fn explain_reads_the_query_once_and_its_stage_parts_add_up_to_each_hit() {
     let stages = searcher.explain("open a pull request", "create_pull_request").unwrap().stages;
     assert_eq!(stages.last().map(|part| part.stage.name()), Some("name agreement"));
 }
+
+#[test]
+fn a_search_made_before_the_vectors_are_in_place_answers_as_one_made_after() {
+    // Descriptions no other test embeds, so the process has none of their vectors yet: the first
+    // searches run while the background worker has made few or none, and make their own.
+    let salt = format!("{}-{:?}", std::process::id(), std::time::SystemTime::now());
+    let mut tools = Vec::new();
+    for server in ["github", "notion", "playwright"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("catalogs/mcp/{server}.json"));
+        for tool in crate::read_catalog(&std::fs::read_to_string(path).unwrap()).unwrap() {
+            let description = format!("{} ({salt})", tool.description);
+            tools.push(format!(r#"{{"name": {:?}, "description": {:?}}}"#, tool.name, description));
+        }
+    }
+    let catalog = format!("[{}]", tools.join(","));
+    let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()), glossary: None };
+    let index = Index::from_catalog_ranked(&catalog, Params::default(), Some(model)).unwrap();
+    let queries = [
+        "open a pull request",
+        "take a screenshot of the page",
+        "add a row to my notes database",
+        "who changed this file",
+    ];
+    let cold: Vec<_> = queries.iter().map(|query| top(&index, query, 10)).collect();
+    index.wait_for_vectors();
+    let warm: Vec<_> = queries.iter().map(|query| top(&index, query, 10)).collect();
+    assert_eq!(cold, warm);
+    let explained = Searcher::new(&index).explain(queries[0], &warm[0][0].0).unwrap();
+    assert!(explained.semantic.and_then(|part| part.contextual).is_some(), "the transformer took part");
+}
+
+#[test]
+fn ready_runs_once_every_vector_is_made_or_the_index_is_gone() {
+    use std::sync::mpsc::channel;
+    let salt = format!("{}-{:?}", std::process::id(), std::time::SystemTime::now());
+    let catalog =
+        format!(r#"[{{"name": "a", "description": "first {salt}"}}, {{"name": "b", "description": "second {salt}"}}]"#);
+    let model = || SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()), glossary: None };
+    let index = Index::from_catalog_ranked(&catalog, Params::default(), Some(model())).unwrap();
+    let (sent, ready) = channel();
+    index.transformer_vectors().unwrap().when_ready(move || sent.send(()).unwrap());
+    ready.recv_timeout(std::time::Duration::from_secs(60)).expect("the worker makes both vectors");
+    // Made already: at once, on the caller's thread.
+    let (sent, ready) = channel();
+    index.transformer_vectors().unwrap().when_ready(move || sent.send(()).unwrap());
+    assert!(ready.try_recv().is_ok());
+    // An index dropped before its vectors are made lets its waiters go.
+    let other = format!(r#"[{{"name": "c", "description": "third {salt}"}}]"#);
+    let dropped = Index::from_catalog_ranked(&other, Params::default(), Some(model())).unwrap();
+    let (sent, ready) = channel();
+    dropped.transformer_vectors().unwrap().when_ready(move || sent.send(()).unwrap());
+    drop(dropped);
+    assert!(ready.recv_timeout(std::time::Duration::from_secs(60)).is_ok());
+}
