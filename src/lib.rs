@@ -25,6 +25,7 @@
 //! use.
 
 mod analysis;
+mod bytes;
 mod gloss;
 mod hints;
 mod index;

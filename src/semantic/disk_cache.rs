@@ -41,7 +41,7 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashSet;
 
-use super::model::fnv1a;
+use crate::bytes::fnv1a;
 
 const MAGIC: &[u8; 8] = b"DSHTSVEC";
 const VERSION: u32 = 1;

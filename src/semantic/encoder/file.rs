@@ -45,7 +45,8 @@
 use std::sync::Arc;
 
 use super::kernels::LANES;
-use crate::semantic::model::{fnv1a, u32_at, u64_at, ModelError};
+use crate::bytes::{fnv1a, u32_at, u64_at};
+use crate::semantic::model::ModelError;
 
 const MAGIC: &[u8; 8] = b"DSHTSENC";
 const VERSION: u32 = 1;
