@@ -44,9 +44,12 @@
 
 use std::sync::Arc;
 
-use super::kernels::LANES;
 use crate::bytes::{fnv1a, u32_at, u64_at};
 use crate::semantic::model::ModelError;
+
+/// Floats per vector step of the kernels' `linear`: every width it sees is a multiple of it, the
+/// hidden and intermediate widths because a file is refused otherwise (below), and the kernels' tile.
+pub(super) const LANES: usize = 8;
 
 const MAGIC: &[u8; 8] = b"DSHTSENC";
 const VERSION: u32 = 1;

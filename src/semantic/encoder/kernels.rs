@@ -14,7 +14,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::file::{Linear, Norm};
+use super::file::{Linear, Norm, LANES};
 use super::math::{erfc, exp};
 use super::share::{self, Offer};
 
@@ -23,9 +23,6 @@ const EPSILON: f32 = 1e-12;
 /// Output columns per pass: every token's part of the tile stays in cache while the rows of W
 /// stream past it once (256 measured faster than 128 or 512 for 12 to 128 tokens).
 const TILE: usize = 256;
-/// Floats per vector step of `linear`; every width it sees (hidden, intermediate, the tile) is a
-/// multiple of it.
-pub(super) const LANES: usize = 8;
 /// Rows of W added per pass over the outputs: fewer loads and stores of each output per weight.
 /// The adds stay in input order (`((y + x0 w0) + x1 w1) + ...`), as if one row at a time.
 const ROWS: usize = 4;
