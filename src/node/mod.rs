@@ -27,12 +27,14 @@ use crate::semantic::ToolVectors;
 use crate::{replay, Hit, Index, Params, Searcher};
 
 mod args;
+mod calls;
 mod explanation;
 mod hints;
 mod model;
 mod pool;
 
-use args::{Ranking, SearchCall};
+use args::Ranking;
+use calls::SearchCall;
 use explanation::Explanation;
 use model::{default_model, MODEL_PACKAGE};
 
