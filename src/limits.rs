@@ -107,6 +107,8 @@ pub struct TextLimit {
 pub const CATALOG_TEXT: TextLimit = TextLimit { name: "tool catalog", max_bytes: MAX_CATALOG_BYTES };
 pub const EVENTS_TEXT: TextLimit = TextLimit { name: "session events text", max_bytes: MAX_EVENTS_BYTES };
 pub const PAYLOAD_TEXT: TextLimit = TextLimit { name: "payload text", max_bytes: MAX_EVENTS_BYTES };
+/// One tool result as the live commit hands it over: a result of those events, so the same bound.
+pub const RESULT_TEXT: TextLimit = TextLimit { name: "tool result text", max_bytes: MAX_EVENTS_BYTES };
 pub const TOOL_NAME: TextLimit = TextLimit { name: "tool name", max_bytes: MAX_NAME_BYTES };
 /// A model file's path: far longer than any file system takes.
 pub const MODEL_PATH: TextLimit = TextLimit { name: "model path", max_bytes: 4096 };

@@ -78,12 +78,12 @@ export class AttachedAgents {
           return context.scope === agent ? this.hooks.filter(agent, state, full) : full
         }, { prepend: true }),
         // `tools/result` is the final, frozen outcome after post-execute policy and finalization,
-        // for model-direct calls and for `run_code` sub-calls alike; failures commit nothing.
-        // The selection is read from the content the session log keeps, by the native rule
-        // replay applies to it, so a live Agent and its resume cannot disagree.
+        // for model-direct calls and for `run_code` sub-calls alike. Whether it succeeded and
+        // what it selects are read from what the session log keeps, by the native rule replay
+        // applies to it, so a live Agent and its resume cannot disagree.
         agent.ctx.on('tools/result', (exec, result) => {
           if (exec.agent !== agent) return
-          if (exec.name === TOOL_SEARCH_NAME && !result.isError) state.select(resultSelection(result.content))
+          if (exec.name === TOOL_SEARCH_NAME) state.select(resultSelection(result))
           else if (state.dropped.has(exec.name)) this.guarded(agent, 'bring back', () => { recallDropped(agent.session, state, exec.name) })
         }),
         // A message the turn just took from the inbox, inside the open turn and before the step's
@@ -140,7 +140,7 @@ export class AttachedAgents {
       return new AgentState(replaySelection(agent.session.events))
     } catch (error) {
       this.ctx.logger.warn(`dsh-tool-search: could not replay the selection of ${agent.id}; starting empty: ${message(error)}`)
-      return new AgentState({ selected: [], prefetched: [], dropped: [] })
+      return new AgentState({ selected: [], prefetched: [], dropped: [], lastUsed: [] })
     }
   }
 

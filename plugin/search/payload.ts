@@ -21,6 +21,9 @@ import { renderDefinitions, type PayloadDefinitions } from './definitions.ts'
 /** Bumped only with a change replay must tell apart; the native replay reads version 1. */
 export const PAYLOAD_SCHEMA_VERSION = 1
 
+/** How every payload's canonical JSON begins: its version is its first key. */
+export const PAYLOAD_TEXT_START = '{"schemaVersion":'
+
 /** One returned tool; `parameters` (its full schema) only in a `discover:` result. */
 export interface PayloadTool extends SearchHit {
   readonly parameters?: JsonValue
