@@ -33,6 +33,7 @@ const GATES = [
   { name: 'oxlint', what: 'oxlint (.oxlintrc.json)', runs: [['pnpm', ['exec', 'oxlint', ...JS_FOLDERS]]] },
   { name: 'jscpd', what: 'copy-paste (.jscpd.json)', runs: [['pnpm', ['exec', 'jscpd', '--config', '.jscpd.json']]] },
   { name: 'typecheck', what: 'TypeScript and JSDoc types (pnpm run typecheck)', runs: [['pnpm', ['run', 'typecheck']]] },
+  { name: 'cycles', what: 'no import circle among the files of plugin/ and src/ (scripts/import-cycles.mjs)', runs: [[process.execPath, ['scripts/import-cycles.mjs']]] },
 ]
 
 const asked = process.argv.slice(2)
