@@ -173,6 +173,12 @@ export interface MissingTerm {
 }
 
 /**
+ * The package that carries the model: the addon's entry resolves the model file in it, and
+ * messages name it. From `plugin/contract.ts`, like every name the two sides share.
+ */
+export declare const MODEL_PACKAGE: string
+
+/**
  * Whether a query names its tools (`select:a,b`) rather than describing them: its results are
  * what it named, in its order, with no score to judge them by. The query at most 4,096
  * characters.

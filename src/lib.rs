@@ -26,6 +26,7 @@
 
 mod analysis;
 mod bytes;
+mod contract;
 mod gloss;
 mod hints;
 mod index;

@@ -11,10 +11,10 @@
 //! reading it ([`TextLimit::check_units`], [`check_query_units`]), an array by its length
 //! ([`check_exclusions`]); only then is it read.
 
-/// Longest query, in characters (Unicode scalar values): the plugin contract's bound, enforced
-/// here too so every caller of the addon gets the same clear error. It also bounds the work of
-/// one search, which grows with the number of query words.
-pub const MAX_QUERY_CHARS: usize = 4096;
+/// Longest query, in characters (Unicode scalar values): the plugin contract's bound (read from
+/// `plugin/contract.ts`), enforced here too so every caller of the addon gets the same clear
+/// error. It also bounds the work of one search, which grows with the number of query words.
+pub const MAX_QUERY_CHARS: usize = crate::contract::MAX_QUERY_CHARS;
 
 /// Largest catalog text, in bytes. Far above any real catalog (10,000 real tools are ~6 MB), low
 /// enough that a runaway producer fails fast with a clear message.
@@ -34,8 +34,9 @@ pub const MAX_EVENTS_BYTES: usize = 128 * 1024 * 1024;
 /// (DeepSeek's and OpenAI's contract), so no tool a model can call comes near it; and an
 /// exclusion list of [`MAX_TOOLS`] such names stays below [`MAX_CATALOG_BYTES`]. A catalog may
 /// still hold a longer name (the index keeps it, and searches return it): only looking it up by
-/// name is refused.
-pub const MAX_NAME_BYTES: usize = 1024;
+/// name is refused. Read from `plugin/contract.ts`, where the plugin leaves longer names out of
+/// what it hands the core.
+pub const MAX_NAME_BYTES: usize = crate::contract::MAX_NAME_BYTES;
 
 /// Most tools one index holds (distinct names, first in catalog order). A search allocates and
 /// reads per-tool score slots, so this bounds the time and memory of every search; it is ten

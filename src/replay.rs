@@ -34,8 +34,8 @@ use std::collections::{HashMap, HashSet};
 use crate::input::json::{Json, JsonError, Node, NodeId};
 use crate::limits::{EVENTS_TEXT, RESULT_TEXT};
 
-/// The tool whose results select tools.
-pub const SEARCH_TOOL: &str = "tool_search";
+/// The tool whose results select tools (`TOOL_SEARCH_NAME` of `plugin/contract.ts`).
+pub const SEARCH_TOOL: &str = crate::contract::TOOL_SEARCH_NAME;
 /// The payload version this replay understands.
 const SCHEMA_VERSION: f64 = 1.0;
 /// How the `rootCallId` of a prefetch record begins: the plugin found these tools for a user's
