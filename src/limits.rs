@@ -40,7 +40,7 @@ pub const MAX_NAME_BYTES: usize = crate::contract::MAX_NAME_BYTES;
 
 /// Most tools one index holds (distinct names, first in catalog order). A search allocates and
 /// reads per-tool score slots, so this bounds the time and memory of every search; it is ten
-/// times the largest catalog the budgets in DESIGN.md plan for.
+/// times the largest catalog the project's budgets plan for (10,000 tools, docs/benchmark.md).
 pub const MAX_TOOLS: usize = 100_000;
 
 /// Deepest schema level whose text is indexed (the parameters object is level 1; a property's,
