@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Shows that the style gates catch what they are for (`pnpm lint:probe`): for each of six
+// Shows that the style gates catch what they are for (`pnpm lint:probe`): for each of seven
 // breakages it writes probe files into the tree, runs that gate of `pnpm lint`
 // (scripts/lint.mjs) and expects it to fail, then removes the probes, even when interrupted.
 //
@@ -7,6 +7,7 @@
 //   clippy   examples/zz_lint_probe.rs, formatted, comparing a length with 0 (clippy::len_zero)
 //   oxlint   scripts/zz-lint-probe.mjs, an unused variable and a promise nobody awaits
 //   jscpd    scripts/zz-lint-probe.mjs, a copy of this file's firstFailingLine (7 lines)
+//   docs     docs/zz-lint-probe.md, a link written from the root instead of from docs/
 //   cycles   plugin/zz-lint-probe-{a,b}.ts, two modules that import each other
 //   cycles   src/zz_lint_probe_{a,b}.rs, two Rust modules that use each other (no `mod` line
 //            declares them, so cargo never sees them)
@@ -22,6 +23,7 @@ import { fileURLToPath } from 'node:url'
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const RUST_PROBE = join(REPO, 'examples', 'zz_lint_probe.rs')
 const JS_PROBE = join(REPO, 'scripts', 'zz-lint-probe.mjs')
+const DOC_PROBE = join(REPO, 'docs', 'zz-lint-probe.md')
 const TS_CIRCLE = [join(REPO, 'plugin', 'zz-lint-probe-a.ts'), join(REPO, 'plugin', 'zz-lint-probe-b.ts')]
 const RUST_CIRCLE = [join(REPO, 'src', 'zz_lint_probe_a.rs'), join(REPO, 'src', 'zz_lint_probe_b.rs')]
 
@@ -46,6 +48,11 @@ const PROBES = [
     gate: 'jscpd',
     files: [[JS_PROBE, `// A probe of \`pnpm lint:probe\`: a pasted block.\nexport ${firstFailingLine.toString()}\n`]],
     why: /\(\d+ lines, \d+ tokens\)/,
+  },
+  {
+    gate: 'docs',
+    files: [[DOC_PROBE, '# A probe of `pnpm lint:probe`\n\nA link written from the root: [search](docs/search.md).\n']],
+    why: /^docs\/zz-lint-probe\.md:3: the link docs\/search\.md/,
   },
   {
     gate: 'cycles',
@@ -112,5 +119,5 @@ function firstFailingLine(output, why) {
 }
 
 function removeProbes() {
-  for (const file of [RUST_PROBE, JS_PROBE, ...TS_CIRCLE, ...RUST_CIRCLE]) rmSync(file, { force: true })
+  for (const file of [RUST_PROBE, JS_PROBE, DOC_PROBE, ...TS_CIRCLE, ...RUST_CIRCLE]) rmSync(file, { force: true })
 }
