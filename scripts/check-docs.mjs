@@ -29,7 +29,7 @@ const NOT_A_REPOSITORY_FILE = [
   /^(?:dist|artifacts|target)(?:\/|$)/, // build output, made by `pnpm run build` and the release
   /^@/, // a package path (`@anionex/dsh-tool-search-model/model.bin`), resolved in node_modules
   /^\.\.?\//, // a module specifier as code writes it (`../../index.js`), relative to its importer
-  /^\.[a-z]+$/, // a file ending (`.ts`)
+  /^\.[a-z.]+$/, // a file ending (`.ts`, `.zh.md`)
 ]
 
 /**
