@@ -1,7 +1,7 @@
 // README.zh.md is kept in step with README.md as DSH keeps its bilingual documents
 // (scripts/verify-translation-pairing.mjs, `pnpm run verify-translation-pairing`): the pair
-// passes, each kind of drift fails it, and both settings tables give every setting of the
-// contract with its default.
+// passes, each kind of drift fails it, both stay within 300 lines, and both settings tables give
+// every setting of the contract with its default.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -58,6 +58,10 @@ describe('README.zh.md and README.md', () => {
     for (const [what, edit, finding] of cases) {
       expect(checkPair(edited(edit, true), 'README'), what).toEqual(expect.arrayContaining([expect.stringMatching(finding)]))
     }
+  })
+
+  it('stay short enough to read: at most 300 lines each', () => {
+    for (const page of ['README.md', 'README.zh.md']) expect(readFileSync(join(REPO, page), 'utf8').split('\n').length - 1, page).toBeLessThanOrEqual(300)
   })
 
   it('both list every setting of the contract with its default', () => {
