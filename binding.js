@@ -773,12 +773,14 @@ if (
   }
 }
 
-const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload, setModelPath, setVectorCache } = nativeBinding
+const { ToolIndex, MODEL_PACKAGE, namesTools, readCatalog, selectionFromEvents, selectionFromPayload, selectionFromResult, setModelPath, setVectorCache } = nativeBinding
 export { ToolIndex }
+export { MODEL_PACKAGE }
 export { namesTools }
 export { readCatalog }
 export { selectionFromEvents }
 export { selectionFromPayload }
+export { selectionFromResult }
 export { setModelPath }
 export { setVectorCache }
 export const __napiBindingTarget = __napiLoadedBindingTarget

@@ -180,6 +180,12 @@ export interface MissingTerm {
 }
 
 /**
+ * The package that carries the model: the addon's entry resolves the model file in it, and
+ * messages name it. From `plugin/contract.ts`, like every name the two sides share.
+ */
+export declare const MODEL_PACKAGE: string
+
+/**
  * Whether a query names its tools (`select:a,b`) rather than describing them: its results are
  * what it named, in its order, with no score to judge them by. The query at most 4,096
  * characters.
@@ -249,7 +255,9 @@ export interface SearchOptions {
 /**
  * The names selected in a session's events (a JSON array of `{type, data}` events): by
  * successful `tool_search` results, in or out of `run_code`, and by the plugin's selection
- * records. At most 128 MiB of text.
+ * records; and the order every name was last used in. A call failed when its result's `isError`
+ * is there and not `false`, or its event's `error` is there and not `null`. At most 128 MiB of
+ * text.
  */
 export declare function selectionFromEvents(eventsJson: string): SessionSelection
 
@@ -260,6 +268,15 @@ export declare function selectionFromEvents(eventsJson: string): SessionSelectio
  * session events a persisted payload is part of.
  */
 export declare function selectionFromPayload(payloadJson: string): Array<string>
+
+/**
+ * The names one `tool_search` result selects, by the rule `selectionFromEvents` reads the logged
+ * result with: a JSON object `{isError?, error?, content}` (DSH's `tools/result` outcome without
+ * its value) selects nothing when it failed (`isError` there and not `false`, or `error` there
+ * and not `null`), else what `selectionFromPayload` reads from each of its text parts, each name
+ * once. Throws for text that is not such an object, and for text over 128 MiB.
+ */
+export declare function selectionFromResult(resultJson: string): Array<string>
 
 /** The semantic side of a tool's score. */
 export interface SemanticExplanation {
@@ -291,6 +308,13 @@ export interface SessionSelection {
    * of first selection.
    */
   dropped: Array<string>
+  /**
+   * Every name a successful call used, the one used longest ago first: the tool a call ran
+   * (other than `tool_search`), and the names a successful `tool_search` result or selection
+   * record selects (within one result, the better match counts as used later). `maxSelected`
+   * evicts from its front.
+   */
+  lastUsed: Array<string>
 }
 
 /**

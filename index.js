@@ -6,14 +6,12 @@
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { setModelPath, setVectorCache } from './binding.js'
-
-const MODEL_FILE = '@anionex/dsh-tool-search-model/model.bin'
+import { MODEL_PACKAGE, setModelPath, setVectorCache } from './binding.js'
 
 /** The installed model file, or null when the model package is not installed. */
 function installedModel() {
   try {
-    return createRequire(import.meta.url).resolve(MODEL_FILE)
+    return createRequire(import.meta.url).resolve(`${MODEL_PACKAGE}/model.bin`)
   } catch {
     return null
   }

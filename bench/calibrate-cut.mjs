@@ -14,19 +14,16 @@
 // with no cut.
 import { parseArgs } from 'node:util'
 import { ToolIndex } from '../index.js'
+import { built, queryOf } from './lib/built.mjs'
 import { evalSources } from './lib/eval-sets.mjs'
 
 const { values: options } = parseArgs({ options: { json: { type: 'boolean', default: false } } })
-const built = (/** @type {string} */ file) => import(`../dist/search/${file}`).catch((error) => {
-  throw new Error(`the built plugin is missing; run \`pnpm run build:plugin\` first (${error.message})`)
-})
-const { searchLoads } = await built('answer.js')
-const { LEADER_SHARE } = await built('leaders.js')
+const { searchLoads } = await built('search/answer.js')
+const { LEADER_SHARE } = await built('search/leaders.js')
 
 const LIMIT = 5
 const STEP = 0.05
 const MAX_LOST = 0.01
-const MAX_QUERY_CHARS = 4096
 
 /**
  * Each dev request's answer, as the plugin gets it.
@@ -38,7 +35,7 @@ for (const source of evalSources()) {
   await index.ready()
   const searches = []
   for (const request of source.requests.filter((request) => request.part === 'dev')) {
-    const query = [...request.query].slice(0, MAX_QUERY_CHARS).join('').trim()
+    const query = queryOf(request.query)
     searches.push({ query, answer: await index.answerAsync(query, LIMIT), relevant: new Set(request.relevant) })
   }
   if (searches.length > 0) sources.push({ id: source.id, searches })

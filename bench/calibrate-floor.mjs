@@ -14,16 +14,14 @@
 // requests. Strength is the core's ToolIndex.matchStrength, as the plugin reads it.
 import { parseArgs } from 'node:util'
 import { ToolIndex } from '../index.js'
+import { built, queryOf } from './lib/built.mjs'
 import { evalSources } from './lib/eval-sets.mjs'
 
 const { values: options } = parseArgs({ options: { json: { type: 'boolean', default: false } } })
-const { WEAK_MATCH_FLOOR } = await import('../dist/search/answer.js').catch((error) => {
-  throw new Error(`the built plugin is missing; run \`pnpm run build:plugin\` first (${error.message})`)
-})
+const { WEAK_MATCH_FLOOR } = await built('search/answer.js')
 
 const MAX_LOST = 0.01
 const STEP = 0.05
-const MAX_QUERY_CHARS = 4096
 
 // Each index once its semantic vectors are in place: the ranking the plugin settles on. Its
 // matches only (`fill: false`), as the plugin weighs them.
@@ -35,7 +33,7 @@ const sources = await Promise.all(evalSources().map(async (source) => {
 
 /** The strength of the best of the top 5 for a request, and whether a relevant tool is among them. */
 function answer(/** @type {ToolIndex} */ index, /** @type {string} */ text, /** @type {string[]} */ relevant) {
-  const query = [...text].slice(0, MAX_QUERY_CHARS).join('').trim()
+  const query = queryOf(text)
   const hits = index.search(query, 5, { fill: false })
   const best = hits[0]
   return { found: hits.some((hit) => relevant.includes(hit.name)), empty: best === undefined, strength: best === undefined ? 0 : index.matchStrength(query, best.name) }

@@ -13,6 +13,7 @@
 // benchmark` builds it, `pnpm run build:plugin` does).
 import { fileURLToPath } from 'node:url'
 import { ToolIndex } from '../index.js'
+import { built, queryOf } from './lib/built.mjs'
 import { requestMetrics, summarize, summarizeLoads } from './lib/eval-metrics.mjs'
 import { evalSets } from './lib/eval-sets.mjs'
 import { evalLines } from './report/eval-report.mjs'
@@ -22,11 +23,8 @@ import { evalLines } from './report/eval-report.mjs'
  * @typedef {import('./lib/eval-figures.mjs').RankingFigures} RankingFigures
  */
 
-const built = (/** @type {string} */ file) => import(`../dist/${file}`).catch((error) => {
-  throw new Error(`the built plugin is missing; run \`pnpm run build:plugin\` first (${error.message})`)
-})
 const { searchLoads } = await built('search/answer.js')
-const { MAX_QUERY_CHARS, SETTINGS } = await built('contract.js')
+const { SETTINGS } = await built('contract.js')
 
 /**
  * An index of a catalog for a ranking, built once for consecutive sets that share one catalog
@@ -53,7 +51,7 @@ async function indexOf(catalog, ranking) {
  * @param {ToolIndex} index @param {string} text @param {string[]} relevant
  */
 async function pluginLoads(index, text, relevant) {
-  const query = [...text].slice(0, MAX_QUERY_CHARS).join('').trim()
+  const query = queryOf(text)
   const answer = await index.answerAsync(query, SETTINGS.defaultLimit.default)
   /** @type {{name: string}[]} */
   const loaded = searchLoads(query, answer).loaded

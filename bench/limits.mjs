@@ -28,7 +28,7 @@ import { catalogOfSize } from './lib/catalogs.mjs'
 const PARSE_BYTES = 16 * 1024 * 1024
 const TOOLS = 100_000
 const RUNS = 5
-/** The catalog size hostile catalogs are measured at: DESIGN.md's "worst search within the documented limits". */
+/** The catalog size hostile catalogs are measured at, where the budget of the worst search within the documented limits (1 s) is set. */
 const HOSTILE_TOOLS = 10_000
 /** Runs of each hostile query; the worst is reported (the first reads it with the transformer, later ones remember its vector). */
 const HOSTILE_RUNS = 3
@@ -104,7 +104,7 @@ if (process.argv[2] === '--hostile-probe') {
   for (const query of queries) {
     for (let run = 0; run < HOSTILE_RUNS; run++) {
       const start = performance.now()
-      await index.answerAsync(query, 20, { weakBelow: Number.POSITIVE_INFINITY, nearest: 5 })
+      await index.answerAsync(query, 20, { weakBelow: Number.POSITIVE_INFINITY })
       answerMs.push(performance.now() - start)
     }
   }

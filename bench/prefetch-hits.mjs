@@ -18,22 +18,20 @@
 import { parseArgs } from 'node:util'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { ToolIndex } from '../index.js'
+import { built, queryOf } from './lib/built.mjs'
 import { evalSources } from './lib/eval-sets.mjs'
 
 const { values: options } = parseArgs({ options: { sources: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } })
-const { strongHits } = await import('../dist/search/answer.js').catch((error) => {
-  throw new Error(`the built plugin is missing; run \`pnpm run build:plugin\` first (${error.message})`)
-})
+const { strongHits } = await built('search/answer.js')
 
 const SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 const LARGEST = 10
-const MAX_QUERY_CHARS = 4096
 
 /** @typedef {{hit: number, topHit: number, loaded: number, tokens: number}} Cell */
 
 /** The names prefetch loads for each size, for one request against one index (as the plugin asks: one `answerAsync`). */
 async function loads(/** @type {ToolIndex} */ index, /** @type {string} */ text) {
-  const query = [...text].slice(0, MAX_QUERY_CHARS).join('').trim()
+  const query = queryOf(text)
   const answer = await index.answerAsync(query, LARGEST)
   const top = answer.hits
   const strong = new Set(strongHits(query, answer).map((/** @type {{name: string}} */ hit) => hit.name))

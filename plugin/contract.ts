@@ -4,7 +4,10 @@
  *
  * Dependency-free by design (nothing but type-only imports): the browser bundle imports it from
  * source, the host from source, and the plain-JavaScript command line from the built
- * `dist/contract.js`. A rule written here once cannot drift between the three.
+ * `dist/contract.js`. A rule written here once cannot drift between the three. The Rust core
+ * reads the names and bounds it shares with them from here too (`build.rs`: `TOOL_SEARCH_NAME`,
+ * `MODEL_PACKAGE`, `MAX_QUERY_CHARS`, `MAX_NAME_BYTES`), so each of those is written as
+ * `export const NAME = value` on one line, a whole number or a plain single-quoted string.
  */
 
 /** The one tool this plugin adds; it is always offered and can never be blocked. */
@@ -30,19 +33,20 @@ export const MAX_CALL_ARGUMENTS_CHARS = 1_000_000
 
 /**
  * The package that carries the semantic model hybrid ranking embeds with: an optional dependency
- * beside the platform packages, resolved by the addon's entry (index.js).
+ * beside the platform packages, resolved by the addon's entry (index.js, through the addon's
+ * `MODEL_PACKAGE`, which is this one). `model/package.json` names it; a test holds the two equal.
  */
 export const MODEL_PACKAGE = '@anionex/dsh-tool-search-model'
 
 /** The settings namespace the plugin owns (`tool-search:` in `$DSH_HOME/settings.yaml`). */
 export const SETTINGS_NAMESPACE = 'tool-search'
 
-/** Longest query, in characters (code points) after trimming; the native index enforces the same bound. */
+/** Longest query, in characters (code points) after trimming; the native index enforces this bound too. */
 export const MAX_QUERY_CHARS = 4096
 
 /**
  * Longest tool name, in UTF-8 bytes, the native index takes where it is handed names (an exclude
- * list); src/limits.rs holds the same bound. A catalog may hold longer names, and searches return
+ * list); src/limits.rs reads it from here. A catalog may hold longer names, and searches return
  * them, but they cannot be excluded.
  */
 export const MAX_NAME_BYTES = 1024
@@ -212,7 +216,7 @@ export const SETTINGS = {
     kind: 'choice',
     default: 'auto',
     choices: ['auto', 'lexical'],
-    description: 'auto: BM25F fused with the semantic model (the optional package @anionex/dsh-tool-search-model) when it is installed, BM25F alone otherwise. lexical: BM25F alone.',
+    description: `auto: BM25F fused with the semantic model (the optional package ${MODEL_PACKAGE}) when it is installed, BM25F alone otherwise. lexical: BM25F alone.`,
   },
   /**
    * Whether tools are deferred whatever the catalog (`always`), or only while the deferred

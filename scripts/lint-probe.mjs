@@ -1,15 +1,20 @@
 #!/usr/bin/env node
-// Shows that the style gates catch what they are for (`pnpm lint:probe`): for each of four
-// breakages it writes one probe file into the tree, runs that gate of `pnpm lint`
-// (scripts/lint.mjs) and expects it to fail, then removes the probe, even when interrupted.
+// Shows that the style gates catch what they are for (`pnpm lint:probe`): for each of seven
+// breakages it writes probe files into the tree, runs that gate of `pnpm lint`
+// (scripts/lint.mjs) and expects it to fail, then removes the probes, even when interrupted.
 //
 //   rustfmt  examples/zz_lint_probe.rs, a main written on one line
 //   clippy   examples/zz_lint_probe.rs, formatted, comparing a length with 0 (clippy::len_zero)
 //   oxlint   scripts/zz-lint-probe.mjs, an unused variable and a promise nobody awaits
 //   jscpd    scripts/zz-lint-probe.mjs, a copy of this file's firstFailingLine (7 lines)
+//   docs     docs/zz-lint-probe.md, a link written from the root instead of from docs/
+//   cycles   plugin/zz-lint-probe-{a,b}.ts, two modules that import each other
+//   cycles   src/zz_lint_probe_{a,b}.rs, two Rust modules that use each other (no `mod` line
+//            declares them, so cargo never sees them)
 //
 // Prints each gate's verdict and the first line of its output that says why; exits 1 when a gate
-// passed its breakage. Run it alone: the probes would break any other cargo or lint run meanwhile.
+// passed its breakage. `pnpm lint:probe cycles` runs only the probes of the gates named. Run it
+// alone: the probes would break any other cargo or lint run meanwhile.
 import { spawnSync } from 'node:child_process'
 import { rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -18,33 +23,62 @@ import { fileURLToPath } from 'node:url'
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const RUST_PROBE = join(REPO, 'examples', 'zz_lint_probe.rs')
 const JS_PROBE = join(REPO, 'scripts', 'zz-lint-probe.mjs')
+const DOC_PROBE = join(REPO, 'docs', 'zz-lint-probe.md')
+const TS_CIRCLE = [join(REPO, 'plugin', 'zz-lint-probe-a.ts'), join(REPO, 'plugin', 'zz-lint-probe-b.ts')]
+const RUST_CIRCLE = [join(REPO, 'src', 'zz_lint_probe_a.rs'), join(REPO, 'src', 'zz_lint_probe_b.rs')]
 
+/** @type {{ gate: string, files: [string, string][], why: RegExp }[]} */
 const PROBES = [
   {
     gate: 'rustfmt',
-    file: RUST_PROBE,
-    text: '//! A probe of `pnpm lint:probe`: misformatted.\nfn main(){let x=1;println!("{}",x);}\n',
+    files: [[RUST_PROBE, '//! A probe of `pnpm lint:probe`: misformatted.\nfn main(){let x=1;println!("{}",x);}\n']],
     why: /^Diff in .*zz_lint_probe\.rs/,
   },
   {
     gate: 'clippy',
-    file: RUST_PROBE,
-    text: '//! A probe of `pnpm lint:probe`: a clippy warning.\nfn main() {\n    let v = vec![1, 2, 3];\n    println!("{}", v.len() == 0);\n}\n',
+    files: [[RUST_PROBE, '//! A probe of `pnpm lint:probe`: a clippy warning.\nfn main() {\n    let v = vec![1, 2, 3];\n    println!("{}", v.len() == 0);\n}\n']],
     why: /^error: .*(length|len)/,
   },
   {
     gate: 'oxlint',
-    file: JS_PROBE,
-    text: '// A probe of `pnpm lint:probe`: lint errors.\nconst unused = 1\nasync function later() {}\nlater()\n',
+    files: [[JS_PROBE, '// A probe of `pnpm lint:probe`: lint errors.\nconst unused = 1\nasync function later() {}\nlater()\n']],
     why: /^\s*x .*\((no-unused-vars|no-floating-promises)\)/,
   },
   {
     gate: 'jscpd',
-    file: JS_PROBE,
-    text: `// A probe of \`pnpm lint:probe\`: a pasted block.\nexport ${firstFailingLine.toString()}\n`,
+    files: [[JS_PROBE, `// A probe of \`pnpm lint:probe\`: a pasted block.\nexport ${firstFailingLine.toString()}\n`]],
     why: /\(\d+ lines, \d+ tokens\)/,
   },
+  {
+    gate: 'docs',
+    files: [[DOC_PROBE, '# A probe of `pnpm lint:probe`\n\nA link written from the root: [search](docs/search.md).\n']],
+    why: /^docs\/zz-lint-probe\.md:3: the link docs\/search\.md/,
+  },
+  {
+    gate: 'cycles',
+    files: [
+      [TS_CIRCLE[0], "// A probe of `pnpm lint:probe`: half of an import circle.\nimport { b } from './zz-lint-probe-b.ts'\nexport const a = (): number => b + 1\n"],
+      [TS_CIRCLE[1], "// A probe of `pnpm lint:probe`: half of an import circle.\nimport type { a } from './zz-lint-probe-a.ts'\nexport const b = 1\nexport type A = typeof a\n"],
+    ],
+    why: /^import circle: plugin\//,
+  },
+  {
+    gate: 'cycles',
+    files: [
+      [RUST_CIRCLE[0], '//! A probe of `pnpm lint:probe`: half of a module circle.\nuse crate::zz_lint_probe_b::B;\npub const A: u32 = B + 1;\n'],
+      [RUST_CIRCLE[1], '//! A probe of `pnpm lint:probe`: half of a module circle.\npub const B: u32 = 1;\npub fn a() -> u32 {\n    crate::zz_lint_probe_a::A\n}\n'],
+    ],
+    why: /^import circle: src\//,
+  },
 ]
+
+const asked = process.argv.slice(2)
+const unknown = asked.filter(gate => !PROBES.some(probe => probe.gate === gate))
+if (unknown.length > 0) {
+  process.stderr.write(`lint-probe: no probe of ${unknown.join(', ')}; the probed gates: ${[...new Set(PROBES.map(probe => probe.gate))].join(', ')}\n`)
+  process.exit(2)
+}
+const probes = asked.length === 0 ? PROBES : PROBES.filter(probe => asked.includes(probe.gate))
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
@@ -55,10 +89,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 let passedBreakage = 0
 try {
-  for (const probe of PROBES) {
-    writeFileSync(probe.file, probe.text)
+  for (const probe of probes) {
+    for (const [file, text] of probe.files) writeFileSync(file, text)
     const run = spawnSync(process.execPath, [join(REPO, 'scripts', 'lint.mjs'), probe.gate], { cwd: REPO, encoding: 'utf8' })
-    rmSync(probe.file, { force: true })
+    for (const [file] of probe.files) rmSync(file, { force: true })
     const output = `${run.stdout}\n${run.stderr}`
     const failed = run.status !== 0
     if (!failed) passedBreakage += 1
@@ -85,5 +119,5 @@ function firstFailingLine(output, why) {
 }
 
 function removeProbes() {
-  for (const file of [RUST_PROBE, JS_PROBE]) rmSync(file, { force: true })
+  for (const file of [RUST_PROBE, JS_PROBE, DOC_PROBE, ...TS_CIRCLE, ...RUST_CIRCLE]) rmSync(file, { force: true })
 }

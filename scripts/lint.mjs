@@ -33,6 +33,9 @@ const GATES = [
   { name: 'oxlint', what: 'oxlint (.oxlintrc.json)', runs: [['pnpm', ['exec', 'oxlint', ...JS_FOLDERS]]] },
   { name: 'jscpd', what: 'copy-paste (.jscpd.json)', runs: [['pnpm', ['exec', 'jscpd', '--config', '.jscpd.json']]] },
   { name: 'typecheck', what: 'TypeScript and JSDoc types (pnpm run typecheck)', runs: [['pnpm', ['run', 'typecheck']]] },
+  { name: 'docs', what: 'every link and cited file of the documentation resolves, and one version (scripts/check-docs.mjs)', runs: [[process.execPath, ['scripts/check-docs.mjs']]] },
+  { name: 'pairing', what: 'README.zh.md in step with README.md (pnpm run verify-translation-pairing)', runs: [[process.execPath, ['scripts/verify-translation-pairing.mjs']]] },
+  { name: 'cycles', what: 'no import circle among the files of plugin/ and src/ (scripts/import-cycles.mjs)', runs: [[process.execPath, ['scripts/import-cycles.mjs']]] },
 ]
 
 const asked = process.argv.slice(2)

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict'
 
 const native = await import('../index.js')
-const { ToolIndex, readCatalog, selectionFromEvents, selectionFromPayload } = native
+const { ToolIndex, readCatalog, selectionFromEvents, selectionFromPayload, selectionFromResult } = native
 
 const index = ToolIndex.fromJson(JSON.stringify([
   { name: 'get_weather_forecast', description: 'Weather forecast for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
@@ -27,8 +27,9 @@ const events = [
   { type: 'tool/call', data: { callId: 'c1', name: 'tool_search', arguments: { query: 'weather' } } },
   { type: 'tool/result', data: { message: { content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: payload }] }] } } },
 ]
-assert.deepEqual(selectionFromEvents(JSON.stringify(events)), { selected: ['get_weather_forecast'], prefetched: [], dropped: [] })
-// The live commit reads one result's text by the same rule.
+assert.deepEqual(selectionFromEvents(JSON.stringify(events)), { selected: ['get_weather_forecast'], prefetched: [], dropped: [], lastUsed: ['get_weather_forecast'] })
+// The live commit reads one result by the same rule, and one result's text.
+assert.deepEqual(selectionFromResult(JSON.stringify({ isError: false, content: [{ type: 'text', text: payload }] })), ['get_weather_forecast'])
 assert.deepEqual(selectionFromPayload(payload), ['get_weather_forecast'])
 // The command line reads catalogs through the core.
 assert.deepEqual(readCatalog('[{"name":"a","parameters":{"type":"object"}},{"name":"a"}]'), [

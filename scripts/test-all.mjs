@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Every test, in order (`pnpm test`): the style gates (`pnpm lint`: rustfmt,
-// clippy, oxlint, jscpd and the type check of what the build does not
-// compile), the Rust core, the build, the vitest suites, the native loader
+// clippy, oxlint, jscpd, the type check of what the build does not compile
+// and the import-circle check), the Rust core, the build, the vitest suites, the native loader
 // under Node 20, the profile E2E on the real dsh CLI, and the web check when
 // the package defines one. Stops at the first failing step, since each later
 // step depends on the earlier ones, and ends with one summary line.

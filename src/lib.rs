@@ -25,6 +25,8 @@
 //! use.
 
 mod analysis;
+mod bytes;
+mod contract;
 mod gloss;
 mod hints;
 mod index;
@@ -57,14 +59,16 @@ pub use input::summary::{summarize, MAX_SUMMARY_CHARS};
 pub use limits::{
     check_exclusions, check_query, check_query_units, result_count, TextLimit, CACHE_DIR, CATALOG_TEXT, EVENTS_TEXT,
     MAX_CATALOG_BYTES, MAX_EVENTS_BYTES, MAX_NAME_BYTES, MAX_QUERY_CHARS, MAX_SCHEMA_DEPTH, MAX_TOOLS, MODEL_PATH,
-    PAYLOAD_TEXT, TOOL_NAME,
+    PAYLOAD_TEXT, RESULT_TEXT, TOOL_NAME,
 };
 // What the model is told about the catalog besides ranked hits.
 pub use hints::{answer, match_strength, nearest, outline, Answer, Group, NextMove, NextMoveRule, Outline};
 // The glossary a hybrid index reads a Chinese query with.
 pub use gloss::{Glossary, GlossaryError, MAX_GLOSSARY_BYTES};
 // Selections rebuilt from session events.
-pub use replay::{selection_from_events, selection_from_payload, ReplayError, Selection, SEARCH_TOOL};
+pub use replay::{
+    selection_from_events, selection_from_payload, selection_from_result, ReplayError, Selection, SEARCH_TOOL,
+};
 // Searching an index: hits, query forms, explanations.
 pub use search::{
     requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, SemanticPart, Stage, StagePart, TermMatch,

@@ -11,10 +11,10 @@
 //! reading it ([`TextLimit::check_units`], [`check_query_units`]), an array by its length
 //! ([`check_exclusions`]); only then is it read.
 
-/// Longest query, in characters (Unicode scalar values): the plugin contract's bound, enforced
-/// here too so every caller of the addon gets the same clear error. It also bounds the work of
-/// one search, which grows with the number of query words.
-pub const MAX_QUERY_CHARS: usize = 4096;
+/// Longest query, in characters (Unicode scalar values): the plugin contract's bound (read from
+/// `plugin/contract.ts`), enforced here too so every caller of the addon gets the same clear
+/// error. It also bounds the work of one search, which grows with the number of query words.
+pub const MAX_QUERY_CHARS: usize = crate::contract::MAX_QUERY_CHARS;
 
 /// Largest catalog text, in bytes. Far above any real catalog (10,000 real tools are ~6 MB), low
 /// enough that a runaway producer fails fast with a clear message.
@@ -34,12 +34,13 @@ pub const MAX_EVENTS_BYTES: usize = 128 * 1024 * 1024;
 /// (DeepSeek's and OpenAI's contract), so no tool a model can call comes near it; and an
 /// exclusion list of [`MAX_TOOLS`] such names stays below [`MAX_CATALOG_BYTES`]. A catalog may
 /// still hold a longer name (the index keeps it, and searches return it): only looking it up by
-/// name is refused.
-pub const MAX_NAME_BYTES: usize = 1024;
+/// name is refused. Read from `plugin/contract.ts`, where the plugin leaves longer names out of
+/// what it hands the core.
+pub const MAX_NAME_BYTES: usize = crate::contract::MAX_NAME_BYTES;
 
 /// Most tools one index holds (distinct names, first in catalog order). A search allocates and
 /// reads per-tool score slots, so this bounds the time and memory of every search; it is ten
-/// times the largest catalog the budgets in DESIGN.md plan for.
+/// times the largest catalog the project's budgets plan for (10,000 tools, docs/benchmark.md).
 pub const MAX_TOOLS: usize = 100_000;
 
 /// Deepest schema level whose text is indexed (the parameters object is level 1; a property's,
@@ -107,6 +108,8 @@ pub struct TextLimit {
 pub const CATALOG_TEXT: TextLimit = TextLimit { name: "tool catalog", max_bytes: MAX_CATALOG_BYTES };
 pub const EVENTS_TEXT: TextLimit = TextLimit { name: "session events text", max_bytes: MAX_EVENTS_BYTES };
 pub const PAYLOAD_TEXT: TextLimit = TextLimit { name: "payload text", max_bytes: MAX_EVENTS_BYTES };
+/// One tool result as the live commit hands it over: a result of those events, so the same bound.
+pub const RESULT_TEXT: TextLimit = TextLimit { name: "tool result text", max_bytes: MAX_EVENTS_BYTES };
 pub const TOOL_NAME: TextLimit = TextLimit { name: "tool name", max_bytes: MAX_NAME_BYTES };
 /// A model file's path: far longer than any file system takes.
 pub const MODEL_PATH: TextLimit = TextLimit { name: "model path", max_bytes: 4096 };

@@ -1,4 +1,4 @@
-//! Rebuilding an Agent's selected tools from its session log.
+//! Rebuilding an Agent's selected tools, and the order it last used them in, from its session log.
 //!
 //! The plugin commits a selection only from a successful `tool_search` result and persists that
 //! result's canonical JSON, so replaying the log reproduces the live set. Two event shapes carry
@@ -11,10 +11,19 @@
 //! The plugin writes its own selection changes in the second shape, with a `rootCallId` of
 //! `dsh-tool-search:<kind>:<key>` and no `run_code` around it: the one event type a log can carry
 //! that DSH persists, keeps out of the model's history and replays into a fork (see
-//! `selection-record.ts` in the plugin). A prefetch (`dsh-tool-search:prefetch:`) selects what its
+//! `selection/record.ts` in the plugin). A prefetch (`dsh-tool-search:prefetch:`) selects what its
 //! payload lists, like a search. An eviction (`maxSelected`) is such a record whose payload lists
 //! the names it drops under `deselect` and selects nothing, so a reader that predates the rule sees
 //! an empty result.
+//!
+//! **Which calls succeeded** is decided once, by [`failed`], for every reader: replay here, the
+//! plugin's live commit ([`selection_from_result`], which reads a live result as this reads the
+//! logged one) and the eviction order ([`Selection::last_used`]). A call failed when its result
+//! says so in either place DSH writes it: an `isError` that is there and not `false` (on the
+//! result block, or on a `run_code` sub-call), or an `error` that is there and not `null` on the
+//! event. DSH writes `error` only beside `isError: true`; a log with one and not the other (edited
+//! by hand, or written by another version) is read as failed all the same, so no reader can count
+//! that call as a success and another not.
 //!
 //! Anything else is skipped: failed results, text that is not the `schemaVersion: 1` payload, a
 //! `discover` payload (it shows tools without loading them), results whose call is missing (a
@@ -23,10 +32,10 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::input::json::{Json, JsonError, Node, NodeId};
-use crate::limits::EVENTS_TEXT;
+use crate::limits::{EVENTS_TEXT, RESULT_TEXT};
 
-/// The tool whose results select tools.
-pub const SEARCH_TOOL: &str = "tool_search";
+/// The tool whose results select tools (`TOOL_SEARCH_NAME` of `plugin/contract.ts`).
+pub const SEARCH_TOOL: &str = crate::contract::TOOL_SEARCH_NAME;
 /// The payload version this replay understands.
 const SCHEMA_VERSION: f64 = 1.0;
 /// How the `rootCallId` of a prefetch record begins: the plugin found these tools for a user's
@@ -43,38 +52,55 @@ pub struct Selection {
     /// The names a selection once held and an eviction took out since, in order of first
     /// selection: a call of one of them selects it again (see `eviction.ts` in the plugin).
     pub dropped: Vec<String>,
+    /// Every name a successful call used, the one used longest ago first: the tool a call ran
+    /// (other than `tool_search`), and the names a successful search result or selection record
+    /// selects, all at that result's place in the log (within one result, the better match
+    /// counts as used later). `maxSelected` evicts from its front.
+    pub last_used: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReplayError {
-    /// The text is over [`crate::MAX_EVENTS_BYTES`] (its length in bytes).
-    TooLarge(usize),
-    Json(JsonError),
-    NotAList(&'static str),
+    /// The text is over its bound: its length in bytes, and the bound.
+    TooLarge(usize, crate::TextLimit),
+    /// The text is not JSON: what it is, and why not.
+    Json(&'static str, JsonError),
+    /// The text is not the JSON value it must be: what it must be, and what it is.
+    Shape(&'static str, &'static str),
 }
 
 impl std::fmt::Display for ReplayError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::TooLarge(bytes) => f.write_str(&EVENTS_TEXT.too_large(*bytes)),
-            Self::Json(error) => write!(f, "session events are not valid JSON: {error}"),
-            Self::NotAList(kind) => write!(f, "session events must be a JSON array, got {kind}"),
+            Self::TooLarge(bytes, limit) => f.write_str(&limit.too_large(*bytes)),
+            Self::Json(what, error) => write!(f, "{what} not valid JSON: {error}"),
+            Self::Shape(want, got) => write!(f, "{want}, got {got}"),
         }
     }
 }
 
 /// Names selected by the successful `tool_search` results and selection records in
 /// `events_json` and not deselected since, in order of the selection that holds (a name evicted
-/// and found again counts from where it was found again), and which of them a prefetch selected.
+/// and found again counts from where it was found again), which of them a prefetch selected, and
+/// the order every name was last used in.
 pub fn selection_from_events(events_json: &str) -> Result<Selection, ReplayError> {
-    EVENTS_TEXT.check_bytes(events_json.len()).map_err(|_| ReplayError::TooLarge(events_json.len()))?;
-    let json = Json::parse(events_json).map_err(ReplayError::Json)?;
-    let events = json.items(json.root()).ok_or(ReplayError::NotAList(json.kind(json.root())))?;
-    let mut replay = Replay { json: &json, calls: HashMap::new(), selected: Vec::new(), live: HashMap::new() };
+    EVENTS_TEXT.check_bytes(events_json.len()).map_err(|_| ReplayError::TooLarge(events_json.len(), EVENTS_TEXT))?;
+    let json = Json::parse(events_json).map_err(|error| ReplayError::Json("session events are", error))?;
+    let events = json
+        .items(json.root())
+        .ok_or(ReplayError::Shape("session events must be a JSON array", json.kind(json.root())))?;
+    let mut replay = Replay {
+        json: &json,
+        calls: HashMap::new(),
+        selected: Vec::new(),
+        live: HashMap::new(),
+        uses: HashMap::new(),
+        clock: 0,
+    };
     for &event in events {
         replay.event(event);
     }
-    let Replay { selected, live, .. } = replay;
+    let Replay { selected, live, uses, .. } = replay;
     let mut selection = Selection::default();
     let mut dropped = HashSet::new();
     for (i, (name, prefetched)) in selected.into_iter().enumerate() {
@@ -87,7 +113,45 @@ pub fn selection_from_events(events_json: &str) -> Result<Selection, ReplayError
             selection.dropped.push(name);
         }
     }
+    let mut last_used: Vec<(String, usize)> = uses.into_iter().collect();
+    last_used.sort_unstable_by_key(|&(_, at)| at);
+    selection.last_used = last_used.into_iter().map(|(name, _)| name).collect();
     Ok(selection)
+}
+
+/// The names one `tool_search` result selects, read as replay reads a logged one: a JSON object
+/// `{isError?, error?, content}` (what DSH's `tools/result` gives the plugin, without the value),
+/// whose text parts are each read by [`selection_from_payload`]; nothing when it [`failed`]. The
+/// plugin's live commit and its selection records go through it, so a live Agent selects what its
+/// resumed copy replays.
+pub fn selection_from_result(result_json: &str) -> Result<Vec<String>, ReplayError> {
+    RESULT_TEXT.check_bytes(result_json.len()).map_err(|_| ReplayError::TooLarge(result_json.len(), RESULT_TEXT))?;
+    let json = Json::parse(result_json).map_err(|error| ReplayError::Json("a tool result is", error))?;
+    let root = json.root();
+    if !matches!(json.node(root), Node::Object(_)) {
+        return Err(ReplayError::Shape("a tool result must be a JSON object", json.kind(root)));
+    }
+    if failed(&json, root, root) {
+        return Ok(Vec::new());
+    }
+    let mut seen = HashSet::new();
+    Ok(texts(&json, root).flat_map(selection_from_payload).filter(|name| seen.insert(name.clone())).collect())
+}
+
+/// Whether a call failed: the one rule (see the module's documentation). `flags` holds the call's
+/// `isError` (a result block, a sub-call's event data, a live result), `event` its `error`.
+fn failed(json: &Json<'_>, flags: NodeId, event: NodeId) -> bool {
+    let flagged = json.get(flags, "isError").is_some_and(|v| !matches!(json.node(v), Node::Bool(false)));
+    flagged || json.get(event, "error").is_some_and(|e| !matches!(json.node(e), Node::Null))
+}
+
+/// The text parts of a result's `content`, in order.
+fn texts<'j>(json: &'j Json<'_>, holder: NodeId) -> impl Iterator<Item = &'j str> {
+    let parts = json.get(holder, "content").and_then(|c| json.items(c)).unwrap_or(&[]);
+    parts
+        .iter()
+        .filter(|&&part| json.get_str(part, "type") == Some("text"))
+        .filter_map(|&part| json.get_str(part, "text"))
 }
 
 struct Replay<'a> {
@@ -100,6 +164,9 @@ struct Replay<'a> {
     /// Each selected name and the entry of `selected` that selects it, so a deselection costs
     /// the same whatever the size of the selection.
     live: HashMap<String, usize>,
+    /// Each used name and when it was last used, counted in uses.
+    uses: HashMap<String, usize>,
+    clock: usize,
 }
 
 impl<'a> Replay<'a> {
@@ -113,11 +180,10 @@ impl<'a> Replay<'a> {
                 }
             }
             Some("tool/result") => self.tool_result(data),
-            Some("tool/code-dispatch")
-                if json.get_str(data, "name") == Some(SEARCH_TOOL) && is_false(json, data, "isError") =>
-            {
+            Some("tool/code-dispatch") if !failed(json, data, data) => {
+                let Some(name) = json.get_str(data, "name") else { return };
                 let prefetch = json.get_str(data, "rootCallId").is_some_and(|id| id.starts_with(PREFETCH_ROOT));
-                self.content(data, prefetch);
+                self.succeeded(name, data, prefetch);
             }
             _ => {}
         }
@@ -125,38 +191,44 @@ impl<'a> Replay<'a> {
 
     fn tool_result(&mut self, data: NodeId) {
         let json = self.json;
-        if json.get(data, "error").is_some_and(|e| !matches!(json.node(e), Node::Null)) {
-            return;
-        }
         let Some(message) = json.get(data, "message") else { return };
         let Some(blocks) = json.get(message, "content").and_then(|c| json.items(c)) else { return };
         for &block in blocks {
-            let call = json.get_str(block, "toolCallId");
-            let is_search = call.and_then(|id| self.calls.get(id)) == Some(&SEARCH_TOOL);
-            let failed = json.get(block, "isError").is_some_and(|v| !matches!(json.node(v), Node::Bool(false)));
-            if json.get_str(block, "type") == Some("tool-result") && is_search && !failed {
-                self.content(block, false);
-            }
-        }
-    }
-
-    /// Reads every text part of a result's `content`; `prefetch` when a prefetch record holds it.
-    fn content(&mut self, holder: NodeId, prefetch: bool) {
-        let json = self.json;
-        let Some(parts) = json.get(holder, "content").and_then(|c| json.items(c)) else { return };
-        for &part in parts {
-            if json.get_str(part, "type") == Some("text") {
-                if let Some(text) = json.get_str(part, "text") {
-                    self.payload(text, prefetch);
+            let name = json.get_str(block, "toolCallId").and_then(|id| self.calls.get(id).copied());
+            if let Some(name) = name.filter(|_| json.get_str(block, "type") == Some("tool-result")) {
+                if !failed(json, block, data) {
+                    self.succeeded(name, block, false);
                 }
             }
         }
     }
 
+    /// A call of `name` that succeeded, with its result's `content` in `holder`: a search's
+    /// payload selects, and its names are used (`prefetch` when a prefetch record holds it); any
+    /// other tool is used itself.
+    fn succeeded(&mut self, name: &str, holder: NodeId, prefetch: bool) {
+        if name != SEARCH_TOOL {
+            self.used(name);
+            return;
+        }
+        for text in texts(self.json, holder) {
+            self.payload(text, prefetch);
+        }
+    }
+
+    fn used(&mut self, name: &str) {
+        self.clock += 1;
+        self.uses.insert(name.to_string(), self.clock);
+    }
+
     /// Adds the names a result text selects to the selection, and takes out those it deselects.
     fn payload(&mut self, text: &str, prefetch: bool) {
         let Some(payload) = version_one(text) else { return };
-        for name in selected_names(&payload) {
+        let names = selected_names(&payload);
+        for name in names.iter().rev() {
+            self.used(name);
+        }
+        for name in names {
             if !self.live.contains_key(&name) {
                 self.live.insert(name.clone(), self.selected.len());
                 self.selected.push((name, prefetch));
@@ -210,11 +282,6 @@ fn selected_names(payload: &Json<'_>) -> Vec<String> {
 fn deselected_names(payload: &Json<'_>) -> Vec<String> {
     let Some(names) = payload.get(payload.root(), "deselect").and_then(|d| payload.items(d)) else { return Vec::new() };
     names.iter().filter_map(|&name| payload.str_of(name)).filter(|name| !name.is_empty()).map(str::to_string).collect()
-}
-
-/// Whether `key` is present and exactly `false` (a missing flag does not count as success).
-fn is_false(json: &Json<'_>, node: NodeId, key: &str) -> bool {
-    json.get(node, key).is_some_and(|v| matches!(json.node(v), Node::Bool(false)))
 }
 
 #[cfg(test)]
@@ -376,7 +443,12 @@ mod tests {
         ];
         assert_eq!(
             replay_all(&events),
-            Selection { selected: vec!["b".into(), "a".into()], prefetched: vec!["b".into()], dropped: vec![] }
+            Selection {
+                selected: vec!["b".into(), "a".into()],
+                prefetched: vec!["b".into()],
+                dropped: vec![],
+                last_used: vec!["b".into(), "a".into()]
+            }
         );
     }
 
@@ -503,6 +575,86 @@ mod tests {
         }
         assert_eq!(replay(&events), expected);
         assert_eq!(expected, ["a", "b", "c"]);
+    }
+
+    fn flagged(result: String, flag: &str) -> String {
+        let (from, to) = (r#""toolCallId":"#, format!(r#"{flag},"toolCallId":"#));
+        result.replacen(from, &to, 1)
+    }
+
+    #[test]
+    fn one_rule_fails_a_call_whichever_flag_says_so() {
+        let ok = [
+            result("c1", &payload(&["a"])),
+            flagged(result("c1", &payload(&["a"])), r#""isError":false"#),
+            result_with("c1", &[text_part(&payload(&["a"]))], r#""error":null,"#),
+        ];
+        for result in ok {
+            assert_eq!(replay(&[call("c1", SEARCH_TOOL), result.clone()]), ["a"], "{result}");
+        }
+        let failed = [
+            flagged(result("c1", &payload(&["a"])), r#""isError":true"#),
+            flagged(result("c1", &payload(&["a"])), r#""isError":null"#),
+            result_with("c1", &[text_part(&payload(&["a"]))], r#""error":{"code":"X"},"#),
+            flagged(result_with("c1", &[text_part(&payload(&["a"]))], r#""error":"boom","#), r#""isError":false"#),
+        ];
+        for result in failed {
+            assert!(replay_all(&[call("c1", SEARCH_TOOL), result.clone()]) == Selection::default(), "{result}");
+        }
+        let dispatched = dispatch(SEARCH_TOOL, false, &payload(&["a"]));
+        assert_eq!(replay(&[dispatched.replace(r#""isError":false,"#, "")]), ["a"], "no flag: it succeeded");
+        assert!(replay(&[dispatched.replace(r#""isError":false,"#, r#""error":{"code":"X"},"#)]).is_empty());
+    }
+
+    #[test]
+    fn a_call_is_used_when_its_result_succeeds_and_a_search_uses_what_it_selects() {
+        let failed = flagged(result("c3", "Error: no"), r#""isError":true"#);
+        let events = [
+            call("c1", SEARCH_TOOL),
+            result("c1", &payload(&["best", "second"])),
+            call("c2", "best"),
+            result("c2", "done"),
+            call("c3", "second"),
+            failed,
+            call("c4", "read"),
+            result_with("c4", &[text_part("text")], r#""error":{"code":"X"},"#),
+            dispatch("run_in_code", false, "ran"),
+            dispatch("failed_in_code", true, "no"),
+            call("c5", "unanswered"),
+        ];
+        // The search used `second`, then `best` (the better match); the call of `best` used it
+        // again; the failed calls and the one without a result used nothing.
+        assert_eq!(replay_all(&events).last_used, ["second", "best", "run_in_code"]);
+        let recalled = [&events[..], &[dispatch(SEARCH_TOOL, false, &payload(&["second"]))]].concat();
+        assert_eq!(replay_all(&recalled).last_used, ["best", "run_in_code", "second"], "a record uses what it selects");
+        let evicted = [&events[..], &[dispatch(SEARCH_TOOL, false, &eviction(&["best"]))]].concat();
+        assert_eq!(replay_all(&evicted).last_used, ["second", "best", "run_in_code"], "an eviction uses nothing");
+    }
+
+    #[test]
+    fn a_live_result_selects_what_its_logged_copy_replays() {
+        let content = format!(
+            r#""content":[{},{},{}]"#,
+            text_part("noise"),
+            text_part(&payload(&["a", "b"])),
+            text_part(&payload(&["b", "c"]))
+        );
+        for (flags, selects) in [
+            ("", true),
+            (r#""isError":false,"#, true),
+            (r#""isError":false,"error":null,"#, true),
+            (r#""isError":true,"#, false),
+            (r#""isError":false,"error":{"message":"m"},"#, false),
+        ] {
+            let live = format!("{{{flags}{content}}}");
+            let expected: Vec<String> = if selects { vec!["a".into(), "b".into(), "c".into()] } else { vec![] };
+            assert_eq!(selection_from_result(&live).unwrap(), expected, "{live}");
+        }
+        assert_eq!(
+            selection_from_result("[]").unwrap_err().to_string(),
+            "a tool result must be a JSON object, got an array"
+        );
+        assert!(selection_from_result("{").unwrap_err().to_string().starts_with("a tool result is not valid JSON: "));
     }
 
     #[test]

@@ -5,14 +5,14 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { cli, fixture } from './cli.ts'
 
 /**
- * The command-line examples in the README and in docs/cli.md show real output. Each
+ * The command-line examples in the README (both languages) and in docs/cli.md show real output. Each
  * `$ dsh-tool-search ...` line in the text blocks between a page's `cli` markers is run again
  * here and must print what the page says (`$ echo $?`: its exit code), so a ranking change that
  * alters the output fails until the text is updated.
  */
 
 const ROOT = join(import.meta.dirname, '..', '..')
-const PAGES = ['README.md', 'docs/cli.md']
+const PAGES = ['README.md', 'README.zh.md', 'docs/cli.md']
 
 /** The text between a page's cli markers. */
 function section(page: string): string {

@@ -1,7 +1,8 @@
-// selectionFromEvents through the addon, on session events shaped as DSH 0.1.x logs them, and
-// selectionFromPayload, the rule replay applies to each result text.
+// selectionFromEvents through the addon, on session events shaped as DSH 0.1.x logs them,
+// selectionFromPayload, the rule replay applies to each result text, and selectionFromResult, the
+// same reading of one live result.
 import { describe, expect, it } from 'vitest'
-import { selectionFromEvents, selectionFromPayload } from '../../index.js'
+import { selectionFromEvents, selectionFromPayload, selectionFromResult } from '../../index.js'
 
 const payload = (...names: string[]) => JSON.stringify({ schemaVersion: 1, query: 'q', tools: names.map((name) => ({ name, description: '', score: 1 })) })
 const call = (callId: string, name: string) => ({ type: 'tool/call', seq: 1, time: 0, data: { turn: 1, step: 1, callId, name, arguments: '{}' } })
@@ -40,7 +41,36 @@ describe('selectionFromEvents', () => {
   it('rejects text that is not an event list, with a clear message', () => {
     expect(() => selectionFromEvents('{"type": "tool/call"}')).toThrow('session events must be a JSON array, got an object')
     expect(() => selectionFromEvents('[{"type"')).toThrow(/^session events are not valid JSON: /)
-    expect(selectionFromEvents('[]')).toEqual({ selected: [], prefetched: [], dropped: [] })
+    expect(selectionFromEvents('[]')).toEqual({ selected: [], prefetched: [], dropped: [], lastUsed: [] })
+  })
+
+  it('gives the order tools were last used in, counting only calls that succeeded', () => {
+    const events = [
+      call('c1', 'tool_search'), result('c1', [payload('best', 'second')]),
+      call('c2', 'second'), result('c2', ['done']),
+      call('c3', 'best'), result('c3', ['Error: no'], { error: { name: 'E', code: 'FAILED' } }),
+      dispatch('run_in_code', false, 'ran'), dispatch('failed_in_code', true, 'no'),
+    ]
+    expect(selectionFromEvents(JSON.stringify(events)).lastUsed).toEqual(['best', 'second', 'run_in_code'])
+  })
+})
+
+describe('selectionFromResult', () => {
+  const content = [{ type: 'text', text: payload('a', 'b') }, { type: 'text', text: payload('b', 'c') }]
+
+  it('reads a live result as replay reads its logged copy: a failure selects nothing', () => {
+    expect(selectionFromResult(JSON.stringify({ isError: false, content }))).toEqual(['a', 'b', 'c'])
+    expect(selectionFromResult(JSON.stringify({ content }))).toEqual(['a', 'b', 'c'])
+    expect(selectionFromResult(JSON.stringify({ isError: true, content }))).toEqual([])
+    expect(selectionFromResult(JSON.stringify({ isError: false, error: { message: 'm' }, content }))).toEqual([])
+    const events = [call('c1', 'tool_search'), result('c1', [payload('a', 'b'), payload('b', 'c')])]
+    expect(replay(events)).toEqual(selectionFromResult(JSON.stringify({ isError: false, content })))
+  })
+
+  it('refuses what is not one result, with a clear message', () => {
+    expect(() => selectionFromResult('[]')).toThrow('a tool result must be a JSON object, got an array')
+    expect(() => selectionFromResult('{')).toThrow(/^a tool result is not valid JSON: /)
+    expect(() => selectionFromResult(7 as unknown as string)).toThrow('tool result text must be a string, got a number')
   })
 })
 

@@ -59,8 +59,8 @@ describe('loading the native core', () => {
   })
 
   it('refuses a binary of another plugin version that lacks what this one calls', async () => {
-    const load = await loadNative(() => Promise.resolve({ ToolIndex: class { static fromJson() {} }, selectionFromEvents: () => [], selectionFromPayload: 1 }))
-    expect(load.error).toContain('the binary has no namesTools, readCatalog, selectionFromPayload, ToolIndex.answerAsync: it belongs to another version of the plugin')
+    const load = await loadNative(() => Promise.resolve({ ToolIndex: class { static fromJson() {} }, selectionFromEvents: () => [], selectionFromPayload: () => [] }))
+    expect(load.error).toContain('the binary has no namesTools, readCatalog, selectionFromResult, ToolIndex.answerAsync: it belongs to another version of the plugin')
   })
 
   it('reads the supported platforms from the manifest\'s optionalDependencies, at the plugin\'s version', async () => {

@@ -1,5 +1,6 @@
-// The events the plugin hands to the native replay: only those that can carry a search, so a
-// long session's other output never has to be serialized, and the same selection as the whole log.
+// The events the plugin hands to the native replay: only the types it reads, with every long
+// text that is not a payload cut, so a long session's output never has to be serialized whole;
+// and the same selection as the whole log.
 import { readFileSync } from 'node:fs'
 import { constants } from 'node:buffer'
 import { describe, expect, it } from 'vitest'
@@ -50,6 +51,8 @@ describe('replaySelection', () => {
     const events = [...recorded('native'), ...bash('b1'), ...bash('b2'), ...bash('b3')]
     expect(() => JSON.stringify(events)).toThrow(RangeError)
     expect(6 * output.length).toBeGreaterThan(constants.MAX_STRING_LENGTH)
-    expect(replaySelection(events)).toEqual(whole(recorded('native')))
+    const before = whole(recorded('native'))
+    // The three bash calls succeeded, so bash is the tool used last.
+    expect(replaySelection(events)).toEqual({ ...before, lastUsed: [...before.lastUsed.filter(name => name !== 'bash'), 'bash'] })
   })
 })

@@ -3,7 +3,7 @@
 // tools' definitions after the JSON that selects them.
 import { describe, expect, it } from 'vitest'
 import { CALL_TOOL_NAME } from '../../plugin/contract.ts'
-import { selectionFromPayload } from '../../plugin/host/native.ts'
+import { selectionFromPayload } from '../../index.js'
 import { replaySelection } from '../../plugin/selection/result.ts'
 import { perTest } from '../support/per-test.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'

@@ -17,7 +17,7 @@ function bilingualSentence(sets) {
   const english = sets.find((set) => set.id === 'bilingual-en')
   const chinese = sets.find((set) => set.id === 'bilingual-zh')
   if (english === undefined || chinese === undefined) return ''
-  return `The bilingual set is this project's own ([bench/data/bilingual](bench/data/bilingual/README.md)): ${int(english.lexical.all.requests)} `
+  return `The bilingual set is this project's own ([bench/data/bilingual](../bench/data/bilingual/README.md)): ${int(english.lexical.all.requests)} `
     + 'requests written by hand, each in English and in Chinese, ranked over one catalog of DSH\'s tools, five MCP servers\' '
     + `(two of them described in Chinese) and the four non-BFCL sources' (${int(english.tools)} tools); its English and Chinese halves `
     + 'are reported apart, and the two languages of a request always fall in the same part. '

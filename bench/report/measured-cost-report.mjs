@@ -35,7 +35,7 @@ export function measuredCostLines(measured) {
       + 'Each request\'s cached part is the longest prefix, in o200k_base tokens, it shares with an earlier request of the session and the reply that request got, '
       + `in whole units of ${cacheUnit.tokens} tokens ("${cacheUnit.quote}", [DeepSeek's context-caching guide](${cacheUnit.source})); the rest is billed uncached; `
       + `priced at ${prices.name}, as above. Every catalog sits beside DSH's own 25 tools, as in the CLI. Columns are plugin settings in settings.yaml. `
-      + `How it is measured, what the guide says of cache units today, and why the figures differ from the model: [docs/cost.md](docs/cost.md). The whole run took ${minutes(wallSeconds)} on the machine of [Speed](#speed), one session at a time.`,
+      + `How it is measured, what the guide says of cache units today, and why the figures differ from the model: [docs/cost.md](cost.md). The whole run took ${minutes(wallSeconds)} on the machine of [Speed](#speed), one session at a time.`,
     '',
     `| Catalog | Steps | ${ran.map((column) => (column.id === BASELINE ? columnName(column) : `${columnName(column)} | Saved | Break-even`)).join(' | ')} |`,
     `| --- | ---: | ${ran.map((column) => (column.id === BASELINE ? '---:' : '---: | ---: | ---:')).join(' | ')} |`,

@@ -35,7 +35,7 @@ const NOTHING = 'benchmark_does_nothing'
 /** Milliseconds the monitor runs before and after a load. */
 const SETTLE_MS = 5
 
-/** DESIGN.md's budget: the loop's p99 delay with 50 Agents searching at 1,000 tools. */
+/** The project's budget: the loop's p99 delay with 50 Agents searching at 1,000 tools. */
 const BUDGET_P99_MS = { 1000: 5 }
 
 /**

@@ -1,8 +1,8 @@
 // Speed at 100, 1,000 and 10,000 real tools (the BFCL dev catalog, grown with renamed copies):
 // `ToolIndex.fromJson` and `search` through the real Node-API boundary, for each ranking, and the
-// plugin's real prompt filter on a real DSH assembly, beside the budgets of DESIGN.md and the
-// ranking issue. Figures are milliseconds, median and p99 over many runs; they vary with the
-// machine and its load, so they are printed and recorded, never asserted.
+// plugin's real prompt filter on a real DSH assembly, beside the project's budgets. Figures are
+// milliseconds, median and p99 over many runs; they vary with the machine and its load, so they
+// are printed and recorded, never asserted.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,9 +16,9 @@ import { catalogOfSize, devQueries } from '../lib/catalogs.mjs'
 import { median, percentile, time } from './timing.mjs'
 
 /**
- * Budgets in milliseconds: DESIGN.md's (none at 100 tools), and for hybrid indexes the ranking
- * issue's: `fromJson` 50 ms at 1,000 tools (the transformer's tool vectors are made afterwards,
- * in the background), a search 15 ms with a transformer; it sets none at 10,000.
+ * The project's budgets, in milliseconds (none at 100 tools); for hybrid indexes `fromJson` 50 ms
+ * at 1,000 tools (the transformer's tool vectors are made afterwards, in the background) and a
+ * search 15 ms with a transformer, none at 10,000. docs/benchmark.md judges each figure by them.
  * @type {Record<number, {build: number, search: number, hybridBuild?: number, hybridSearch?: number, filter: number}>}
  */
 const BUDGETS_MS = {

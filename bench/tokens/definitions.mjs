@@ -6,11 +6,10 @@
 //   node bench/tokens/definitions.mjs
 import { readFileSync } from 'node:fs'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { built } from '../lib/built.mjs'
 import { repoPath } from '../lib/repo.mjs'
 
-const { parameterType } = await import('../../dist/search/signature.js').catch((error) => {
-  throw new Error(`the built plugin is missing; run \`pnpm run build:plugin\` first (${error.message})`)
-})
+const { parameterType } = await built('search/signature.js')
 
 for (const server of ['github', 'notion', 'playwright']) {
   const { tools } = JSON.parse(readFileSync(repoPath(`catalogs/mcp/${server}.json`), 'utf8'))

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Is a small transformer worth its cost? The issue behind the semantic stage (see README.md here)
-// measured a naive blend: BM25F scores fused 50/50 with all-MiniLM-L6-v2's cosine, both min-max
-// scaled. This puts that blend and the shipped ranking side by side on every `pnpm eval` set.
+// Is a small transformer worth its cost? The naive blend (see README.md here), BM25F scores fused
+// 50/50 with all-MiniLM-L6-v2's cosine, both min-max scaled, is the floor a semantic stage has to
+// beat. This puts that blend and the shipped ranking side by side on every `pnpm eval` set.
 //
 //   node bench/transformer/compare.mjs texts OUT.json   what the transformer embeds, per set
 //   node bench/transformer/compare.mjs report DIR       R@5 of lexical, the shipped hybrid and
@@ -14,7 +14,7 @@ import { ToolIndex } from '../../index.js'
 import { recallAt } from '../lib/eval-metrics.mjs'
 import { evalSets } from '../lib/eval-sets.mjs'
 
-/** Share of the cosine in the blend, as in the issue's experiment and the shipped hybrid. */
+/** Share of the cosine in the blend, as in the shipped hybrid. */
 const SEMANTIC_WEIGHT = 0.5
 
 /** A tool as a sentence: its name's words, then its description. */

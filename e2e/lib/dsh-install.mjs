@@ -1,6 +1,6 @@
-// Installs the DSH CLI the E2E runs against, with pnpm, following the recipe
-// in shared/DSH.md: npm cannot resolve @deepseek-ai/dsh@0.1.0-rc.8, and two
-// registry inconsistencies need pnpm settings (see WORKSPACE below).
+// Installs the DSH CLI the E2E runs against, with pnpm: npm cannot resolve
+// @deepseek-ai/dsh@0.1.0-rc.8, and two registry inconsistencies need pnpm
+// settings (see WORKSPACE below).
 //
 // Env DSH_VERSION picks another release of @deepseek-ai/dsh (default the
 // tested one); docs/dsh-versions.md lists the versions the E2E passed on.

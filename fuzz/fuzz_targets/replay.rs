@@ -13,6 +13,10 @@ fuzz_target!(|data: &[u8]| {
         assert!(!name.is_empty());
         assert!(!selected[..i].contains(name), "each name once, at its first appearance");
     }
+    let used = &selection.last_used;
+    for (i, name) in used.iter().enumerate() {
+        assert!(!used[..i].contains(name), "each used name once, at its last use");
+    }
     let mut rest = selected.iter();
     for name in &selection.prefetched {
         assert!(rest.any(|selected| selected == name), "prefetched names are selected names, in the same order");

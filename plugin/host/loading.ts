@@ -12,9 +12,11 @@ import { RUN_CODE_NAME, type ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { CALL_TOOL_NAME, TOOL_SEARCH_NAME } from '../contract.ts'
 import { createCallTool } from '../call/tool.ts'
 import { codeLanguage } from '../offer/sdk.ts'
+import type { LastAssembly } from '../offer/offering.ts'
 import type { VisibilityPolicy } from '../offer/visibility.ts'
+import type { RegisteredTools } from '../search/catalogs.ts'
 import { defineTools, renderDefinitions, type DefinedTool, type PayloadDefinitions } from '../search/definitions.ts'
-import type { AgentState, RegisteredTools } from '../selection/agent-state.ts'
+import type { AgentState } from '../selection/agent-state.ts'
 import { message, report } from './report.ts'
 
 /** Tools `call_tool` never runs: each is called directly, and running one inside it would nest. */
@@ -26,16 +28,20 @@ const SUGGESTED = 3
 export interface LoadingDeps {
   readonly policy: () => VisibilityPolicy
   readonly stateOf: (agent: Agent) => AgentState | undefined
+  /** What the Agent's last assembly carried (its presentation, its tools' guidance). */
+  readonly assemblyOf: (agent: Agent) => LastAssembly | undefined
   /** The attached Agents, whose scopes a call card's target is looked up in. */
   readonly agents: () => readonly Agent[]
-  /** Registered names spelled like `name` in the Agent's catalog. */
-  readonly nearest: (agent: Agent, name: string) => string[]
+  /** At most `limit` registered names spelled like `name` in the Agent's catalog. */
+  readonly nearest: (agent: Agent, name: string, limit: number) => string[]
 }
 
 export class StableLoading {
   private unregister: (() => void) | undefined
   /** Why `call_tool` could not be registered, once said; stable loading is off meanwhile. */
   private failure: string | undefined
+  /** Per Agent, the tools a prefetch loaded whose definitions its step's messages still owe. */
+  private readonly owed = new WeakMap<Agent, string[]>()
 
   constructor(private readonly ctx: Context, private readonly deps: LoadingDeps) {}
 
@@ -76,12 +82,13 @@ export class StableLoading {
    * through `call_tool`, or in Code Mode inside `run_code`.
    * @param summaries - each hit's summary, which the result carries beside them.
    */
-  define(agent: Agent | undefined, state: AgentState | undefined, registered: RegisteredTools, names: readonly string[], summaries?: ReadonlyMap<string, string>): PayloadDefinitions {
-    const code = state?.presentation === 'code'
+  define(agent: Agent | undefined, registered: RegisteredTools, names: readonly string[], summaries?: ReadonlyMap<string, string>): PayloadDefinitions {
+    const assembly = agent === undefined ? undefined : this.deps.assemblyOf(agent)
+    const code = assembly?.presentation === 'code'
     const tools = names.flatMap((name): DefinedTool[] => {
       const tool = registered.tools.find(candidate => candidate.name === name)
       if (tool === undefined) return []
-      const guidance = state?.toolSections.get(name)
+      const guidance = assembly?.toolSections.get(name)
       const output = code ? agent === undefined ? undefined : this.ctx.tools.get(name, agent)?.output.schema : undefined
       return [{
         name,
@@ -94,12 +101,26 @@ export class StableLoading {
     return defineTools(tools, code ? { via: 'run_code', language: codeLanguage(this.ctx) } : { via: 'call_tool' }, summaries)
   }
 
+  forget(agent: Agent): void {
+    this.owed.delete(agent)
+  }
+
+  /** A prefetch loaded `names` for `agent`: its next step's messages owe their definitions. */
+  owe(agent: Agent, names: readonly string[]): void {
+    this.owed.set(agent, [...(this.owed.get(agent) ?? []), ...names])
+  }
+
   /**
    * The message that follows the user's under stable loading when a prefetch loaded tools for it:
-   * their definitions, where the tools' schemas would otherwise have joined the request.
+   * the definitions owed (see {@link owe}), where the tools' schemas would otherwise have joined
+   * the request. Undefined when nothing is owed; once given, nothing is.
+   * @param registered - reads the Agent's registered tools, when anything is owed.
    */
-  prefetched(agent: Agent, state: AgentState, registered: RegisteredTools, names: readonly string[]): UserMessage | undefined {
-    const definitions = this.define(agent, state, registered, names)
+  prefetched(agent: Agent, registered: () => RegisteredTools): UserMessage | undefined {
+    const names = this.owed.get(agent) ?? []
+    this.owed.delete(agent)
+    if (names.length === 0 || !this.active) return undefined
+    const definitions = this.define(agent, registered(), names)
     if (definitions.tools.length === 0) return undefined
     const text = `Tools loaded for this message by ${TOOL_SEARCH_NAME} (prefetch): ${definitions.tools.map(tool => tool.name).join(', ')}.\n\n${renderDefinitions(definitions)}`
     return createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'plugin', plugin: 'dsh-tool-search' } })
@@ -114,7 +135,7 @@ export class StableLoading {
     if (standing === 'never') throw new Error(`call_tool: ${name} is blocked by the user's neverSearch setting and cannot be run.`)
     const definition = this.ctx.tools.get(name, agent)
     if (definition === undefined) {
-      const nearest = this.deps.nearest(agent, name).slice(0, SUGGESTED)
+      const nearest = this.deps.nearest(agent, name, SUGGESTED)
       throw new Error(`call_tool: no tool named "${name}" is installed for this agent${nearest.length > 0 ? ` (similar names: ${nearest.join(', ')})` : ''}. `
         + `Find the tool you need with ${TOOL_SEARCH_NAME}.`)
     }

@@ -19,7 +19,7 @@ export type { CatalogOutline, OutlineGroup, SearchAnswer, SearchHit, SessionSele
 export type ToolIndex = Core.ToolIndex
 
 /** What the plugin and the command line call in the core. */
-export type NativeCore = Pick<typeof Core, 'ToolIndex' | 'namesTools' | 'readCatalog' | 'selectionFromEvents' | 'selectionFromPayload'>
+export type NativeCore = Pick<typeof Core, 'ToolIndex' | 'namesTools' | 'readCatalog' | 'selectionFromEvents' | 'selectionFromResult'>
 
 /** The loaded module, before it is known to be a core this plugin can call. */
 type Loaded = Partial<Record<keyof NativeCore, unknown>>
@@ -56,16 +56,16 @@ export const native: NativeLoad = await loadNative()
  * The core's functions for the modules that call them. Without a core they are stand-ins that
  * throw the load failure's message; the plugin never reaches them then, since it steps aside.
  */
-export const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload }: NativeCore = native.core ?? standIns(native.error)
+export const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromResult }: NativeCore = native.core ?? standIns(native.error)
 
 /**
  * Every function of the core the plugin or the command line calls, by name. `namesTools` came with
  * `ToolIndex`'s `outline`, `nearest` and `matchStrength`: a binary that has it has them; and
  * `answerAsync` with `searchAsync`.
  */
-function callables({ ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromPayload }: Loaded): Record<string, unknown> {
+function callables({ ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromResult }: Loaded): Record<string, unknown> {
   const index = ToolIndex as { fromJson?: unknown; prototype?: { answerAsync?: unknown } } | null | undefined
-  return { 'ToolIndex.fromJson': index?.fromJson, namesTools, readCatalog, selectionFromEvents, selectionFromPayload, 'ToolIndex.answerAsync': index?.prototype?.answerAsync }
+  return { 'ToolIndex.fromJson': index?.fromJson, namesTools, readCatalog, selectionFromEvents, selectionFromResult, 'ToolIndex.answerAsync': index?.prototype?.answerAsync }
 }
 
 function standIns(message: string): NativeCore {
@@ -75,7 +75,7 @@ function standIns(message: string): NativeCore {
     namesTools: unavailable,
     readCatalog: unavailable,
     selectionFromEvents: unavailable,
-    selectionFromPayload: unavailable,
+    selectionFromResult: unavailable,
   }
 }
 

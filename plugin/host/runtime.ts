@@ -11,9 +11,8 @@ import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { JsonValue } from '@deepseek-ai/dsh-session'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
 import { TOOL_SEARCH_NAME, compareNames, sameNames } from '../contract.ts'
-import { DEFAULT_CORE_TOOLS } from '../offer/core-tools.ts'
 import { Offering } from '../offer/offering.ts'
-import { VisibilityPolicy } from '../offer/visibility.ts'
+import { PolicyInForce, type VisibilityPolicy } from '../offer/visibility.ts'
 import { answerSearch, type SearchScope } from '../search/answer.ts'
 import { Catalogs } from '../search/catalogs.ts'
 import { createToolSearchTool, type SearchRequest } from '../search/tool.ts'
@@ -27,7 +26,7 @@ import type { LiveSettings } from './settings.ts'
 import type { ToolSearchView } from './view.ts'
 
 export class ToolSearchRuntime {
-  private policy: VisibilityPolicy
+  private readonly policies = new PolicyInForce()
   /** Warnings (an unserializable tool, what the native index left out) are logged once each. */
   private readonly log: OnceLog
   private readonly agents: AttachedAgents
@@ -50,28 +49,34 @@ export class ToolSearchRuntime {
    *   says why once, registers nothing and filters nothing, and only its view stays live.
    */
   constructor(private readonly ctx: Context, private readonly settings: LiveSettings, core: NativeLoad) {
-    this.policy = new VisibilityPolicy(settings.current, DEFAULT_CORE_TOOLS)
     this.log = new OnceLog(ctx)
     this.agents = new AttachedAgents(ctx, {
       filter: (agent, state, assembly) => (this.unavailable === undefined ? this.offering.filter(agent, state, assembly) : assembly),
       claimed: (agent, state, claimed) => this.prefetch(agent, state, claimed),
-      stepMessages: (agent, state) => this.prefetchedDefinitions(agent, state),
+      stepMessages: agent => this.prefetchedDefinitions(agent),
       // Under stable loading a selection costs no request anything, so nothing is evicted.
       maxSelected: () => (this.loading.active ? 0 : this.settings.current.maxSelected),
+      // The caches are WeakMaps, so an Agent nobody holds takes them along; this frees them
+      // (its native index among them) while something still holds the Agent.
+      detached: (agent) => {
+        this.catalogs.forget(agent)
+        this.offering.forget(agent)
+        this.loading.forget(agent)
+      },
     })
-    const rules = { policy: () => this.policy, ranking: () => this.settings.current.ranking }
-    this.catalogs = new Catalogs(ctx, rules, this.log, () => this.agents.states())
-    this.offering = new Offering(ctx, settings, () => this.policy, this.catalogs, this.log)
+    const policy = (): VisibilityPolicy => this.policy()
+    this.catalogs = new Catalogs(ctx, { policy, ranking: () => this.settings.current.ranking }, this.log, () => this.agents.agents())
+    this.offering = new Offering(ctx, { settings, policy, catalogs: this.catalogs, log: this.log, turnOf: agent => this.agents.turnOf(agent) })
     this.loading = new StableLoading(ctx, {
-      policy: () => this.policy,
+      policy,
       stateOf: agent => this.agents.stateOf(agent),
-      agents: () => this.agents.entries().map(([agent]) => agent),
-      nearest: (agent, name) => this.scopeFor(agent, this.agents.stateOf(agent)).index.nearest(name, 3, { exclude: [] }),
+      assemblyOf: agent => this.offering.assemblyOf(agent),
+      agents: () => this.agents.agents(),
+      nearest: (agent, name, limit) => this.scopeFor(agent).index.nearest(name, limit, { exclude: [] }),
     })
     if (core.error !== undefined) {
       this.unavailable = core.error
       report(ctx, `${TOOL_SEARCH_NAME} is off and every tool stays offered: ${core.error}`)
-      settings.onChange((next) => { this.policy = new VisibilityPolicy(next, DEFAULT_CORE_TOOLS) })
       return
     }
     const invalidate = (): void => { this.catalogs.invalidate() }
@@ -85,7 +90,6 @@ export class ToolSearchRuntime {
     ctx.on('system-prompt/change', invalidate)
     settings.onChange((next, prev) => {
       const loaded = next.loading !== prev.loading && this.own(() => this.loading.apply(this.wantsStable()))
-      this.policy = new VisibilityPolicy(next, DEFAULT_CORE_TOOLS, this.loading.active)
       // The corpus leaves out `call_tool` under stable loading, and the search description says how found tools are used.
       if (loaded || !sameNames(next.neverSearch, prev.neverSearch) || next.ranking !== prev.ranking) invalidate()
       if (loaded || next.defaultLimit !== prev.defaultLimit) this.registerTool()
@@ -103,6 +107,11 @@ export class ToolSearchRuntime {
     ctx.effect(() => () => { this.agents.detachAll() }, 'dsh-tool-search: agent listeners')
   }
 
+  /** The visibility rules in force: the settings', under the loading in force. */
+  private policy(): VisibilityPolicy {
+    return this.policies.of(this.settings.current, this.loading.active)
+  }
+
   /** The read-only seam for the web settings page and catalog route. */
   readonly view: ToolSearchView = {
     settings: () => this.settings.current,
@@ -116,19 +125,22 @@ export class ToolSearchRuntime {
         .map(tool => ({
           name: tool.name,
           description: tool.description,
-          policy: this.policy.standing(tool.name),
+          policy: this.policy().standing(tool.name),
           selectedBy: selectedBy.get(tool.name) ?? 0,
         }))
         .sort((a, b) => compareNames(a.name, b.name))
     },
-    agents: () => this.agents.entries().map(([agent, state]) => ({
-      id: agent.id,
-      selected: state.selected.size,
-      prefetched: state.prefetched.size,
-      loading: this.loading.active ? 'stable' : 'native',
-      found: [...state.selected],
-      ...(state.weight === undefined ? {} : { offeredTokens: state.weight.offeredTokens, allTokens: state.weight.allTokens, cacheBreaks: state.weight.changes }),
-    })),
+    agents: () => this.agents.entries().map(([agent, state]) => {
+      const weight = this.offering.weightOf(agent)
+      return {
+        id: agent.id,
+        selected: state.selected.size,
+        prefetched: state.prefetched.size,
+        loading: this.loading.active ? 'stable' : 'native',
+        found: [...state.selected],
+        ...(weight === undefined ? {} : { offeredTokens: weight.offeredTokens, allTokens: weight.allTokens, cacheBreaks: weight.changes }),
+      }
+    }),
     unavailable: () => this.unavailable,
   }
 
@@ -158,7 +170,6 @@ export class ToolSearchRuntime {
    */
   private applyLoading(): void {
     if (!this.own(() => this.loading.apply(this.wantsStable()))) return
-    this.policy = new VisibilityPolicy(this.settings.current, DEFAULT_CORE_TOOLS, this.loading.active)
     this.catalogs.invalidate()
     this.registerTool()
   }
@@ -187,47 +198,44 @@ export class ToolSearchRuntime {
   private prefetch(agent: Agent, state: AgentState, claimed: UserMessage): Promise<void> | undefined {
     const count = this.settings.current.prefetch
     if (count === 0 || this.unavailable !== undefined) return undefined
-    if (!state.deferral.defers(state.turn, this.settings.current, this.catalogs.registeredFor(agent, state), this.policy)) return undefined
-    const scope = this.scopeFor(agent, state)
+    if (!this.offering.defers(agent, this.catalogs.registeredFor(agent))) return undefined
+    const scope = this.scopeFor(agent)
     // Under stable loading found tools stay searchable (their definitions may have been compacted
     // away), but a prefetch nobody asked for does not send a definition the Agent already has.
     const found = this.loading.active ? [...state.selected].filter(coreTakesName) : []
     const prefetched = prefetchFor(claimed, count, agent.session, found.length === 0 ? scope : { ...scope, exclude: [...scope.exclude, ...found] })
     return prefetched.then((names) => {
       state.select(names, 'prefetch')
-      if (this.loading.active) state.prefetchedDefinitions.push(...names)
+      if (this.loading.active) this.loading.owe(agent, names)
     })
   }
 
   /** Under stable loading, the definitions of what this step's prefetch loaded, after the user's message. */
-  private prefetchedDefinitions(agent: Agent, state: AgentState): UserMessage[] {
-    const names = state.prefetchedDefinitions.splice(0)
-    if (names.length === 0 || !this.loading.active) return []
-    const message = this.loading.prefetched(agent, state, this.catalogs.registeredFor(agent, state), names)
+  private prefetchedDefinitions(agent: Agent): UserMessage[] {
+    const message = this.loading.prefetched(agent, () => this.catalogs.registeredFor(agent))
     return message === undefined ? [] : [message]
   }
 
   private search({ agent, query, limit }: SearchRequest): ReturnType<typeof answerSearch> {
-    const state = agent === undefined ? undefined : this.agents.stateOf(agent)
-    return answerSearch(query, limit, this.scopeFor(agent, state))
+    return answerSearch(query, limit, this.scopeFor(agent))
   }
 
   /** What a search from `agent` ranks, and what it knows about the catalog. */
-  private scopeFor(agent: Agent | undefined, state: AgentState | undefined): SearchScope {
-    const registered = this.catalogs.registeredFor(agent, state)
-    const catalog = this.catalogs.catalogOf(state, registered)
+  private scopeFor(agent: Agent | undefined): SearchScope {
+    const state = agent === undefined ? undefined : this.agents.stateOf(agent)
+    const registered = this.catalogs.registeredFor(agent)
+    const catalog = this.catalogs.catalogOf(agent, registered)
     return {
       index: catalog.index,
       // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
       // name match first even when it is excluded, so asking for an available tool by name
       // confirms it instead of suggesting it is missing.
-      exclude: this.offering.callable(state, registered),
+      exclude: this.offering.callable(agent, state, registered),
       parametersOf: name => registered.tools.find(tool => tool.name === name)?.parameters as JsonValue | undefined,
       ...(this.loading.active
-        ? { define: hits => this.loading.define(agent, state, registered, hits.map(hit => hit.name), new Map(hits.map(hit => [hit.name, hit.description]))) }
+        ? { define: hits => this.loading.define(agent, registered, hits.map(hit => hit.name), new Map(hits.map(hit => [hit.name, hit.description]))) }
         : {}),
-      outline: () => (state === undefined ? undefined : this.offering.outline(state, registered)?.data)
-        ?? catalog.index.outline({ exclude: this.offering.standing(registered) }),
+      outline: () => this.offering.outline(agent, registered)?.data ?? catalog.index.outline({ exclude: this.offering.standing(registered) }),
     }
   }
 }

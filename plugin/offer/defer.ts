@@ -11,9 +11,10 @@
  * would hide tools the model was offered a step earlier.
  */
 
+import type { Agent } from '@deepseek-ai/dsh-agent'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
-import type { RegisteredTools } from '../selection/agent-state.ts'
 import type { ToolSearchSettings } from '../host/config.ts'
+import type { RegisteredTools } from '../search/catalogs.ts'
 import { estimateToolTokens } from './token-estimate.ts'
 import type { VisibilityPolicy } from './visibility.ts'
 
@@ -41,41 +42,46 @@ export function offerRule(policy: VisibilityPolicy, selected: ReadonlySet<string
   return { offers, offered: registered => [...registered].filter(name => name !== RUN_CODE_NAME && offers(name)) }
 }
 
-/** One Agent's deferral: the decision taken for its current turn, and the size it weighed. */
-export class AgentDeferral {
-  private decision: { readonly turn: number | undefined; readonly defers: boolean } | undefined
-  private size: { readonly registered: RegisteredTools; readonly policy: VisibilityPolicy; readonly tokens: number } | undefined
+/** Each Agent's deferral: the decision taken for its current turn, and the size it weighed. */
+export class Deferrals {
+  private readonly decisions = new WeakMap<Agent, { readonly turn: number | undefined; readonly defers: boolean }>()
+  private readonly sizes = new WeakMap<Agent, { readonly registered: RegisteredTools; readonly policy: string; readonly tokens: number }>()
 
-  /** The decision in force; undefined before the Agent's first step. */
-  get current(): boolean | undefined {
-    return this.decision?.defers
+  forget(agent: Agent): void {
+    this.decisions.delete(agent)
+    this.sizes.delete(agent)
+  }
+
+  /** The decision in force for `agent`; undefined before its first step. */
+  current(agent: Agent): boolean | undefined {
+    return this.decisions.get(agent)?.defers
   }
 
   /**
-   * Whether this step defers tools: the decision of the current turn, taken now if this is the
-   * turn's first step (or the first step since the plugin attached to the Agent).
-   * @param turn - the Agent's current turn (see `AgentState.turn`).
+   * Whether this step of `agent` defers tools: the decision of its current turn, taken now if
+   * this is the turn's first step (or the first step since the plugin attached to the Agent).
+   * @param turn - the Agent's current turn (`AttachedAgents.turnOf`).
    * @param settings - the settings in force.
    * @param registered - the Agent's registered tools at the current generation.
    * @param policy - the visibility rules in force, which say which tools are deferred.
    */
-  defers(turn: number | undefined, settings: ToolSearchSettings, registered: RegisteredTools, policy: VisibilityPolicy): boolean {
-    if (this.decision === undefined || this.decision.turn !== turn) {
-      const defers = settings.defer === 'always' || this.deferredTokens(registered, policy) > settings.autoMinTokens
-      this.decision = { turn, defers }
-    }
-    return this.decision.defers
+  defers(agent: Agent, turn: number | undefined, settings: ToolSearchSettings, registered: RegisteredTools, policy: VisibilityPolicy): boolean {
+    const decision = this.decisions.get(agent)
+    if (decision !== undefined && decision.turn === turn) return decision.defers
+    const defers = settings.defer === 'always' || this.deferredTokens(agent, registered, policy) > settings.autoMinTokens
+    this.decisions.set(agent, { turn, defers })
+    return defers
   }
 
-  /** The estimated tokens of the deferred schemas, counted again only when the registry or the policy changed. */
-  private deferredTokens(registered: RegisteredTools, policy: VisibilityPolicy): number {
-    if (this.size?.registered !== registered || this.size.policy !== policy) {
-      let tokens = 0
-      for (const tool of registered.tools) {
-        if (tool.name !== RUN_CODE_NAME && policy.standing(tool.name) === 'deferred') tokens += estimateToolTokens(tool)
-      }
-      this.size = { registered, policy, tokens }
+  /** The estimated tokens of the deferred schemas, counted again only when the registry or the rules changed. */
+  private deferredTokens(agent: Agent, registered: RegisteredTools, policy: VisibilityPolicy): number {
+    const size = this.sizes.get(agent)
+    if (size?.registered === registered && size.policy === policy.key) return size.tokens
+    let tokens = 0
+    for (const tool of registered.tools) {
+      if (tool.name !== RUN_CODE_NAME && policy.standing(tool.name) === 'deferred') tokens += estimateToolTokens(tool)
     }
-    return this.size.tokens
+    this.sizes.set(agent, { registered, policy: policy.key, tokens })
+    return tokens
   }
 }

@@ -8,19 +8,46 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { CALL_TOOL_NAME, TOOL_SEARCH_NAME, compareNames } from '../contract.ts'
-import { coreTakesName } from '../host/native.ts'
+import { coreTakesName, type CatalogOutline } from '../host/native.ts'
 import { message, type OnceLog } from '../host/report.ts'
 import type { LiveSettings } from '../host/settings.ts'
-import type { Catalogs } from '../search/catalogs.ts'
-import type { AgentOutline, AgentState, RegisteredTools } from '../selection/agent-state.ts'
-import { offerRule } from './defer.ts'
+import type { Catalogs, RegisteredTools } from '../search/catalogs.ts'
+import type { AgentState } from '../selection/agent-state.ts'
+import { Deferrals, offerRule } from './defer.ts'
 import { describedSearch, renderOutline } from './outline.ts'
-import { filterAssembly, presentationOf, toolSections } from './prompt-filter.ts'
+import { filterAssembly, presentationOf, toolSections, type Presentation } from './prompt-filter.ts'
 import { codeLanguage, renderOfferedSdk } from './sdk.ts'
 import type { VisibilityPolicy } from './visibility.ts'
-import { weighRequest } from './weight.ts'
+import { OfferedWeights, type OfferedWeight } from './weight.ts'
 
 const NOTHING_SELECTED: ReadonlySet<string> = new Set()
+
+/** The outline of the deferred tools of one catalog under one set of rules. */
+export interface AgentOutline {
+  /** The catalog's index key and the policy's key it was made for. */
+  readonly key: string
+  readonly data: CatalogOutline
+  /** The text appended to `tool_search`'s description ('' when nothing is deferred). */
+  readonly text: string
+}
+
+/** What an Agent's last assembly carried, before filtering, that a stable result passes on. */
+export interface LastAssembly {
+  /** How its requests present tools. */
+  readonly presentation: Presentation
+  /** Its `tool:<name>` guidance sections, by tool name. */
+  readonly toolSections: ReadonlyMap<string, string>
+}
+
+/** What the offering reads from the rest of the runtime. */
+export interface OfferingDeps {
+  readonly settings: LiveSettings
+  readonly policy: () => VisibilityPolicy
+  readonly catalogs: Catalogs
+  readonly log: OnceLog
+  /** The turn an Agent's last claimed message belongs to (`AttachedAgents.turnOf`). */
+  readonly turnOf: (agent: Agent) => number | undefined
+}
 
 export class Offering {
   /**
@@ -29,26 +56,25 @@ export class Offering {
    * 10,000 tools an outline takes DSH's event loop tens of milliseconds).
    */
   private lastOutline: AgentOutline | undefined
+  private readonly outlines = new WeakMap<Agent, AgentOutline>()
+  /** Each Agent's last rendered Code Mode SDK and the inputs it was rendered from. */
+  private readonly sdks = new WeakMap<Agent, { readonly key: string; readonly text: string }>()
+  private readonly assemblies = new WeakMap<Agent, LastAssembly>()
+  private readonly deferrals = new Deferrals()
+  private readonly weights = new OfferedWeights()
 
-  constructor(
-    private readonly ctx: Context,
-    private readonly settings: LiveSettings,
-    private readonly policy: () => VisibilityPolicy,
-    private readonly catalogs: Catalogs,
-    private readonly log: OnceLog,
-  ) {}
+  constructor(private readonly ctx: Context, private readonly deps: OfferingDeps) {}
 
   /** The assembly of one step of `agent`, filtered down to what the Agent is offered. */
   filter(agent: Agent, state: AgentState, assembly: PromptAssembly): PromptAssembly {
     // With an SDK section (code/both) the registry is read directly: under `code` the assembly
     // lists only `run_code`. Otherwise the assembly's own list is the scope's registered set.
-    state.presentation = presentationOf(assembly)
     // A stable result carries a found tool's guidance, which the filter takes out of the prompt.
-    state.toolSections = toolSections(assembly)
-    const registered = this.catalogs.registeredFor(agent, state, state.presentation === 'native' ? assembly.tools : undefined)
-    const policy = this.policy()
-    const rule = offerRule(policy, state.selected, state.deferral.defers(state.turn, this.settings.current, registered, policy))
-    const outline = this.outline(state, registered)?.text ?? ''
+    const last = { presentation: presentationOf(assembly), toolSections: toolSections(assembly) }
+    this.assemblies.set(agent, last)
+    const registered = this.deps.catalogs.registeredFor(agent, last.presentation === 'native' ? assembly.tools : undefined)
+    const rule = offerRule(this.deps.policy(), state.selected, this.defers(agent, registered))
+    const outline = this.outline(agent, registered)?.text ?? ''
     const filtered = filterAssembly(assembly, {
       registered: registered.names,
       offers: name => rule.offers(name),
@@ -57,17 +83,42 @@ export class Offering {
         const offered = rule.offered(registered.names).filter(name => name !== CALL_TOOL_NAME).sort(compareNames)
         const language = codeLanguage(this.ctx)
         const key = [registered.generation, language, outline, ...offered].join('\n')
-        if (state.sdk?.key !== key) {
-          const describe = (name: string, description: string): string => (name === TOOL_SEARCH_NAME ? describedSearch(description, outline) : description)
-          state.sdk = { key, text: renderOfferedSdk(this.ctx, agent, offered, language, describe) }
-        }
-        return state.sdk.text
+        const kept = this.sdks.get(agent)
+        if (kept?.key === key) return kept.text
+        const describe = (name: string, description: string): string => (name === TOOL_SEARCH_NAME ? describedSearch(description, outline) : description)
+        const text = renderOfferedSdk(this.ctx, agent, offered, language, describe)
+        this.sdks.set(agent, { key, text })
+        return text
       },
     })
     const tools = filtered.tools.map(tool => (tool.name === TOOL_SEARCH_NAME ? { ...tool, description: describedSearch(tool.description, outline) } : tool))
     const offered = { ...filtered, tools }
-    weighRequest(state, registered, assembly, offered)
+    this.weights.weigh(agent, registered, assembly, offered)
     return offered
+  }
+
+  /** The Agent is gone: what was kept for it goes too (an SDK text can be megabytes). */
+  forget(agent: Agent): void {
+    this.outlines.delete(agent)
+    this.sdks.delete(agent)
+    this.assemblies.delete(agent)
+    this.deferrals.forget(agent)
+    this.weights.forget(agent)
+  }
+
+  /** Whether this step of `agent` defers tools (the `defer` setting, decided once a turn). */
+  defers(agent: Agent, registered: RegisteredTools): boolean {
+    return this.deferrals.defers(agent, this.deps.turnOf(agent), this.deps.settings.current, registered, this.deps.policy())
+  }
+
+  /** What the Agent's last request offered; undefined before its first. */
+  weightOf(agent: Agent): OfferedWeight | undefined {
+    return this.weights.of(agent)
+  }
+
+  /** What the Agent's last assembly carried; undefined before its first. */
+  assemblyOf(agent: Agent): LastAssembly | undefined {
+    return this.assemblies.get(agent)
   }
 
   /**
@@ -76,27 +127,27 @@ export class Offering {
    * neither the selection nor the turn's deferral, so the description stays the same from step
    * to step. Undefined when the catalog cannot be indexed; the description then goes without it.
    */
-  outline(state: AgentState, registered: RegisteredTools): AgentOutline | undefined {
+  outline(agent: Agent | undefined, registered: RegisteredTools): AgentOutline | undefined {
     try {
-      const catalog = this.catalogs.catalogOf(state, registered)
-      const policy = this.policy()
-      const current = (outline: AgentOutline | undefined): outline is AgentOutline => outline?.key === catalog.key && outline.policy === policy
-      if (current(state.outline)) return state.outline
-      if (!current(this.lastOutline)) {
+      const catalog = this.deps.catalogs.catalogOf(agent, registered)
+      const key = `${catalog.key}\n${this.deps.policy().key}`
+      const kept = agent === undefined ? undefined : this.outlines.get(agent)
+      if (kept?.key === key) return kept
+      if (this.lastOutline?.key !== key) {
         const data = catalog.index.outline({ exclude: this.standing(registered) })
-        this.lastOutline = { key: catalog.key, policy, data, text: renderOutline(data) }
+        this.lastOutline = { key, data, text: renderOutline(data) }
       }
-      state.outline = this.lastOutline
-      return state.outline
+      if (agent !== undefined) this.outlines.set(agent, this.lastOutline)
+      return this.lastOutline
     } catch (error) {
-      this.log.warn(`the catalog outline is left out of ${TOOL_SEARCH_NAME}'s description: ${message(error)}`)
+      this.deps.log.warn(`the catalog outline is left out of ${TOOL_SEARCH_NAME}'s description: ${message(error)}`)
       return undefined
     }
   }
 
   /** The registered tools offered without any search (core, alwaysVisible, tool_search), as an exclude list. */
   standing(registered: RegisteredTools): string[] {
-    return this.policy().offered(registered.names, NOTHING_SELECTED).filter(coreTakesName)
+    return this.deps.policy().offered(registered.names, NOTHING_SELECTED).filter(coreTakesName)
   }
 
   /**
@@ -106,11 +157,13 @@ export class Offering {
    * exclude list (another plugin may register one, and a search may select it) stays out of the
    * list: it may then come back although callable, which costs a result slot instead of every
    * search.
+   * @param state - the Agent's selection; undefined for a caller the plugin follows no selection of.
    */
-  callable(state: AgentState | undefined, registered: RegisteredTools): string[] {
-    const policy = this.policy()
+  callable(agent: Agent | undefined, state: AgentState | undefined, registered: RegisteredTools): string[] {
+    const policy = this.deps.policy()
     const selected = state?.selected ?? NOTHING_SELECTED
-    const offered = offerRule(policy, selected, state?.deferral.current ?? true).offered(registered.names)
+    const defers = agent === undefined ? true : this.deferrals.current(agent) ?? true
+    const offered = offerRule(policy, selected, defers).offered(registered.names)
     const found = policy.stable ? [...selected].filter(name => registered.names.has(name) && !offered.includes(name)) : []
     return [...offered, ...found].filter(coreTakesName)
   }

@@ -4,8 +4,10 @@
 
 import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
-import type { Presentation } from '../selection/agent-state.ts'
 import { SDK_SECTION_NAME } from './sdk.ts'
+
+/** How an Agent's requests present tools (DSH's `tools` row mode), read from an assembly. */
+export type Presentation = 'native' | 'code' | 'both'
 
 /** Per-tool guidance sections are named `tool:<tool name>` by DSH's tool plugins. */
 const TOOL_SECTION_PREFIX = 'tool:'

@@ -8,6 +8,7 @@
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
 import type { ToolSearchSettings } from '../host/config.ts'
 import { CALL_TOOL_NAME, TOOL_SEARCH_NAME, type StandingPolicy } from '../contract.ts'
+import { DEFAULT_CORE_TOOLS } from './core-tools.ts'
 
 /** {@link StandingPolicy}, plus `selected`: a deferred tool this Agent's searches found. */
 export type ToolPolicy = StandingPolicy | 'selected'
@@ -21,12 +22,18 @@ export class VisibilityPolicy {
   private readonly core: ReadonlySet<string>
   private readonly always: ReadonlySet<string>
   private readonly never: ReadonlySet<string>
+  /**
+   * The rules this policy applies, as text: two policies with the same key decide every name
+   * alike, so what was computed under one (an outline, a deferral's size) holds under the other.
+   */
+  readonly key: string
 
   /** @param stable - whether found tools load through `call_tool` (`loading: stable` in force). */
-  constructor(settings: ToolSearchSettings, core: readonly string[], readonly stable = false) {
+  constructor(settings: Pick<ToolSearchSettings, 'alwaysVisible' | 'neverSearch'>, core: readonly string[], readonly stable = false) {
     this.core = new Set(core)
     this.always = new Set(settings.alwaysVisible)
     this.never = new Set(settings.neverSearch)
+    this.key = JSON.stringify([[...this.core].sort(), settings.alwaysVisible, settings.neverSearch, stable])
   }
 
   /** The rule for `name` that holds for every Agent (what the settings page shows). */
@@ -75,5 +82,23 @@ export class VisibilityPolicy {
       }
     }
     return [...names]
+  }
+}
+
+/**
+ * The one policy in force, from the settings and whether stable loading is: remade only when
+ * either changes, and replaced only when the rules it applies do (a `defaultLimit` change keeps
+ * it), so every reader holds the same object until then.
+ */
+export class PolicyInForce {
+  private last: { readonly settings: ToolSearchSettings; readonly stable: boolean; readonly policy: VisibilityPolicy } | undefined
+
+  /** @param stable - whether found tools load through `call_tool` now. */
+  of(settings: ToolSearchSettings, stable: boolean): VisibilityPolicy {
+    if (this.last?.settings === settings && this.last.stable === stable) return this.last.policy
+    const made = new VisibilityPolicy(settings, DEFAULT_CORE_TOOLS, stable)
+    const policy = this.last?.policy.key === made.key ? this.last.policy : made
+    this.last = { settings, stable, policy }
+    return policy
   }
 }

@@ -5,29 +5,58 @@
  * the whole conversation again uncached. The web card shows it per live Agent.
  */
 
+import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { CALL_TOOL_NAME, TOOL_SEARCH_NAME } from '../contract.ts'
-import type { AgentState, RegisteredTools } from '../selection/agent-state.ts'
+import type { RegisteredTools } from '../search/catalogs.ts'
 import { SDK_SECTION_NAME } from './sdk.ts'
 import { estimateTokens, estimateToolTokens } from './token-estimate.ts'
 
-/**
- * Record what a request offers on the Agent's state. The whole catalog is weighed once per
- * catalog generation, the offered part again only when it changed.
- * @param full - the assembly before filtering: every registered tool.
- * @param offered - the assembly the request is sent with.
- */
-export function weighRequest(state: AgentState, registered: RegisteredTools, full: PromptAssembly, offered: PromptAssembly): void {
-  const key = `${offered.tools.map(tool => tool.name).join('\n')}\n${sdkText(offered)}`
-  const previous = state.weight
-  const allTokens = previous?.generation === registered.generation ? previous.allTokens : weigh(full, name => name !== TOOL_SEARCH_NAME && name !== CALL_TOOL_NAME)
-  const same = previous?.key === key
-  state.weight = {
-    offeredTokens: same ? previous.offeredTokens : weigh(offered, () => true),
-    allTokens,
-    changes: (previous?.changes ?? 0) + (previous === undefined || same ? 0 : 1),
-    key,
-    generation: registered.generation,
+/** What an Agent's last request offered, for the web card. */
+export interface OfferedWeight {
+  /** What the offered schemas (and Code Mode SDK) are estimated to cost, in tokens. */
+  readonly offeredTokens: number
+  /** What offering every registered tool would cost instead. */
+  readonly allTokens: number
+  /** How often the offered tools changed after the Agent's first request: each change ends the cached prefix. */
+  readonly changes: number
+  /** The offered tools (and SDK text) the numbers are for. */
+  readonly key: string
+  /** The catalog generation `allTokens` was weighed at. */
+  readonly generation: number
+}
+
+/** What each Agent's last request offered. */
+export class OfferedWeights {
+  private readonly last = new WeakMap<Agent, OfferedWeight>()
+
+  forget(agent: Agent): void {
+    this.last.delete(agent)
+  }
+
+  /** The Agent's last request's weight; undefined before its first. */
+  of(agent: Agent): OfferedWeight | undefined {
+    return this.last.get(agent)
+  }
+
+  /**
+   * Record what a request of `agent` offers. The whole catalog is weighed once per catalog
+   * generation, the offered part again only when it changed.
+   * @param full - the assembly before filtering: every registered tool.
+   * @param offered - the assembly the request is sent with.
+   */
+  weigh(agent: Agent, registered: RegisteredTools, full: PromptAssembly, offered: PromptAssembly): void {
+    const key = `${offered.tools.map(tool => tool.name).join('\n')}\n${sdkText(offered)}`
+    const previous = this.last.get(agent)
+    const allTokens = previous?.generation === registered.generation ? previous.allTokens : weigh(full, name => name !== TOOL_SEARCH_NAME && name !== CALL_TOOL_NAME)
+    const same = previous?.key === key
+    this.last.set(agent, {
+      offeredTokens: same ? previous.offeredTokens : weigh(offered, () => true),
+      allTokens,
+      changes: (previous?.changes ?? 0) + (previous === undefined || same ? 0 : 1),
+      key,
+      generation: registered.generation,
+    })
   }
 }
 

@@ -27,8 +27,6 @@ export const WEAK_MATCH_FLOOR = 0.6
 
 /** How `discover:` starts a query, in any case, like `select:` (which the core reads). */
 const DISCOVER = 'discover:'
-/** Names spelled like the query that an empty or weak result lists. */
-const NEAREST_NAMES = 5
 /** Groups an empty or weak result lists, largest first. */
 const LISTED_GROUPS = 12
 /** A leader share that loads every confident hit. */
@@ -61,11 +59,10 @@ export async function answerSearch(query: string, limit: number, scope: SearchSc
   const ranked = discovered ?? query
   // All of the answer's native work in one call, ranked once and off the JavaScript thread: the
   // matches, their strengths and, when the answer will load nothing (a weak best match; for
-  // `discover:`, no match), the candidates and the nearest names.
+  // `discover:`, no match), the candidates and the nearest names (as many as the core's default).
   const answer = await scope.index.answerAsync(ranked, limit, {
     exclude: [...scope.exclude],
     weakBelow: discovered === undefined ? WEAK_MATCH_FLOOR : 0,
-    nearest: NEAREST_NAMES,
   })
   await ownTurn()
   const hits = answer.hits

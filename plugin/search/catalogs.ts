@@ -11,9 +11,24 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
 import type { ChoiceOf } from '../contract.ts'
 import { message, type OnceLog } from '../host/report.ts'
+import type { ToolIndex } from '../host/native.ts'
 import type { VisibilityPolicy } from '../offer/visibility.ts'
-import type { AgentCatalog, AgentState, RegisteredTools } from '../selection/agent-state.ts'
 import { IndexCache, buildCorpus } from './corpus.ts'
+
+/** The tools one Agent's scope registers, as read at one catalog generation. */
+export interface RegisteredTools {
+  readonly generation: number
+  readonly tools: readonly ToolSchema[]
+  readonly names: ReadonlySet<string>
+}
+
+/** The index an Agent searched last, valid while the catalog generation is unchanged. */
+export interface AgentCatalog {
+  readonly generation: number
+  /** Key of its index (`IndexCache.key`: ranking and corpus content), so unused shared indexes can be dropped. */
+  readonly key: string
+  readonly index: ToolIndex
+}
 
 /** What the catalogs read from the live settings each time they build. */
 export interface CatalogRules {
@@ -24,17 +39,30 @@ export interface CatalogRules {
 export class Catalogs {
   private generation = 0
   private readonly indexes: IndexCache
+  /** Each Agent's registered tools, refreshed at its first assembly or search of each generation. */
+  private readonly registered = new WeakMap<Agent, RegisteredTools>()
+  private readonly catalogs = new WeakMap<Agent, AgentCatalog>()
 
-  /** @param inUse - the Agent states whose indexes must stay cached. */
+  /** @param attached - the Agents whose indexes must stay cached. */
   constructor(
     private readonly ctx: Context,
     private readonly rules: CatalogRules,
     private readonly log: OnceLog,
-    inUse: () => Iterable<AgentState>,
+    attached: () => Iterable<Agent>,
   ) {
+    const catalogs = this.catalogs
     this.indexes = new IndexCache(function* keys() {
-      for (const state of inUse()) if (state.catalog !== undefined) yield state.catalog.key
+      for (const agent of attached()) {
+        const catalog = catalogs.get(agent)
+        if (catalog !== undefined) yield catalog.key
+      }
     })
+  }
+
+  /** The Agent is gone: its index may go as soon as no other Agent holds it. */
+  forget(agent: Agent): void {
+    this.registered.delete(agent)
+    this.catalogs.delete(agent)
   }
 
   /** Everything read from the registry so far is stale. */
@@ -43,31 +71,34 @@ export class Catalogs {
   }
 
   /**
-   * The registered tools of an Agent's scope at the current generation.
+   * The registered tools of an Agent's scope (the global one without an Agent) at the current
+   * generation.
    * @param assemblyTools - the tools of the assembly being filtered, when it lists them all.
    */
-  registeredFor(agent: Agent | undefined, state: AgentState | undefined, assemblyTools?: readonly ToolSchema[]): RegisteredTools {
+  registeredFor(agent: Agent | undefined, assemblyTools?: readonly ToolSchema[]): RegisteredTools {
     const generation = this.generation
-    if (state?.registered?.generation === generation) return state.registered
+    const kept = agent === undefined ? undefined : this.registered.get(agent)
+    if (kept?.generation === generation) return kept
     let tools: readonly ToolSchema[]
     try {
       tools = assemblyTools ?? this.ctx.tools.schemas(agent)
     } catch (error) {
       // `schemas()` projects every tool and fails as a whole on one non-JSON schema. The list the
       // last assembly carried is still a faithful catalog; without one there is nothing to search.
-      if (state?.registered === undefined) throw new Error(`tool_search: the tool catalog cannot be read: ${message(error)}`)
+      if (kept === undefined) throw new Error(`tool_search: the tool catalog cannot be read: ${message(error)}`)
       this.ctx.logger.warn(`dsh-tool-search: keeping the previous catalog: ${message(error)}`)
-      return state.registered
+      return kept
     }
     const registered = { generation, tools, names: new Set(tools.map(tool => tool.name)) }
-    if (state !== undefined) state.registered = registered
+    if (agent !== undefined) this.registered.set(agent, registered)
     return registered
   }
 
-  /** The Agent's index for the current catalog generation, kept on its state. */
-  catalogOf(state: AgentState | undefined, registered: RegisteredTools): AgentCatalog {
-    const catalog = state?.catalog?.generation === registered.generation ? state.catalog : this.build(registered)
-    if (state !== undefined) state.catalog = catalog
+  /** The Agent's index for the current catalog generation, kept for it. */
+  catalogOf(agent: Agent | undefined, registered: RegisteredTools): AgentCatalog {
+    const kept = agent === undefined ? undefined : this.catalogs.get(agent)
+    const catalog = kept?.generation === registered.generation ? kept : this.build(registered)
+    if (agent !== undefined) this.catalogs.set(agent, catalog)
     return catalog
   }
 

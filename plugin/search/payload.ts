@@ -59,9 +59,16 @@ export interface ToolSearchPayload {
   readonly otherTools?: number
   /**
    * Only in an eviction record (see eviction.ts): the names that leave the selection. A search
-   * result never carries it ({@link PAYLOAD_SCHEMA} does not declare it).
+   * result never carries it ({@link PAYLOAD_SCHEMA} does not declare it; {@link RECORD_FIELDS} does).
    */
   readonly deselect?: readonly string[]
+}
+
+/** A field as `defineTool`'s schema DSL declares it, as far as the canonical JSON reads it. */
+interface FieldSchema {
+  readonly type: string
+  readonly properties?: Readonly<Record<string, FieldSchema>>
+  readonly items?: FieldSchema
 }
 
 const HIT_PROPERTIES = {
@@ -70,7 +77,11 @@ const HIT_PROPERTIES = {
   score: { type: 'number', required: true },
 } as const
 
-/** The `output.schema` of `tool_search`, in `defineTool`'s schema DSL. */
+/**
+ * The `output.schema` of `tool_search`, in `defineTool`'s schema DSL, and the one declaration of
+ * the payload's fields: the canonical JSON writes them, and the fields of their objects, in the
+ * order they are declared here.
+ */
 export const PAYLOAD_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -130,28 +141,42 @@ export const PAYLOAD_SCHEMA = {
   },
 } as const
 
+/** The fields only the plugin's selection records carry (record.ts), after the search result's. */
+const RECORD_FIELDS = { deselect: { type: 'array', items: { type: 'string' } } } as const
+
 /**
- * Rebuild a payload with its keys in canonical order. A `tools/post-execute` listener may replace
- * the value with an equal-but-reordered object; the registry has validated it against
- * {@link PAYLOAD_SCHEMA}, so only the order can differ.
- * @param value - a value valid under {@link PAYLOAD_SCHEMA}.
- * @returns the canonical payload.
+ * Every field of a payload, in canonical order; a field of {@link ToolSearchPayload} missing here
+ * fails the type check. `definitions` is among them but not in the JSON: it is rendered as the
+ * result's second block.
  */
-function canonicalPayload(value: ToolSearchPayload): ToolSearchPayload {
-  const hit = ({ name, description, score }: SearchHit): SearchHit => ({ name, description, score })
-  return {
-    schemaVersion: PAYLOAD_SCHEMA_VERSION,
-    query: value.query,
-    ...(value.discover === true ? { discover: true } : {}),
-    ...(value.loading === 'stable' ? { loading: 'stable' } : {}),
-    tools: value.tools.map(tool => (tool.parameters === undefined ? hit(tool) : { ...hit(tool), parameters: tool.parameters })),
-    ...(value.note === undefined ? {} : { note: value.note }),
-    ...(value.candidates === undefined ? {} : { candidates: value.candidates.map(hit) }),
-    ...(value.nearest === undefined ? {} : { nearest: [...value.nearest] }),
-    ...(value.groups === undefined ? {} : { groups: value.groups.map(({ name, tools, words }) => ({ name, tools, words: [...words] })) }),
-    ...(value.otherTools === undefined ? {} : { otherTools: value.otherTools }),
-    ...(value.deselect === undefined ? {} : { deselect: [...value.deselect] }),
+const PAYLOAD_FIELDS = { ...PAYLOAD_SCHEMA.properties, ...RECORD_FIELDS } satisfies Record<keyof ToolSearchPayload, FieldSchema>
+const RENDERED_APART: keyof ToolSearchPayload = 'definitions'
+
+/** How every payload's canonical JSON begins: with its first field, the version. */
+export const PAYLOAD_TEXT_START = `{${JSON.stringify(Object.keys(PAYLOAD_FIELDS)[0])}:`
+
+/**
+ * A value rebuilt with its keys in the order `schema` declares them, at every level. A
+ * `tools/post-execute` listener may replace the payload with an equal-but-reordered object; the
+ * registry has validated it against {@link PAYLOAD_SCHEMA}, so only the order can differ.
+ * @throws for a field the schema does not declare: it would otherwise be dropped from the log
+ *   without a word.
+ */
+function canonical(value: unknown, schema: FieldSchema, path: string): unknown {
+  if (Array.isArray(value) && schema.items !== undefined) {
+    const items = schema.items
+    return value.map((item, at) => canonical(item, items, `${path}[${at}]`))
   }
+  const fields = schema.properties
+  if (fields === undefined || typeof value !== 'object' || value === null) return value
+  const record = value as Record<string, unknown>
+  const stray = Object.keys(record).find(key => !Object.hasOwn(fields, key) && record[key] !== undefined)
+  if (stray !== undefined) throw new Error(`tool_search: the payload field ${path}.${stray} is not declared in payload.ts`)
+  const out: Record<string, unknown> = {}
+  for (const [key, field] of Object.entries(fields)) {
+    if (record[key] !== undefined) out[key] = canonical(record[key], field, `${path}.${key}`)
+  }
+  return out
 }
 
 /**
@@ -159,7 +184,8 @@ function canonicalPayload(value: ToolSearchPayload): ToolSearchPayload {
  * selects, and under stable loading the found tools' definitions after it.
  */
 export function payloadContent(value: ToolSearchPayload): ContentBlock[] {
-  const selection: ContentBlock = { type: 'text', text: JSON.stringify(canonicalPayload(value)) }
+  const json = { ...value, [RENDERED_APART]: undefined }
+  const selection: ContentBlock = { type: 'text', text: JSON.stringify(canonical(json, { type: 'object', properties: PAYLOAD_FIELDS }, 'payload')) }
   const definitions = value.definitions === undefined || value.definitions.tools.length === 0 ? '' : renderDefinitions(value.definitions)
   // Adapters that flatten a result's text blocks (DSH's DeepSeek adapter joins them as they are)
   // still show the definitions apart from the JSON.

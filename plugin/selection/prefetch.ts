@@ -3,7 +3,7 @@
  * the Agent's selection before the model's first step on it, so a request that already names its
  * need costs no search round trip. The message itself is the query, read as the model's queries
  * are; of its best `count` tools, only those that match it strongly are loaded (the floor of
- * search-answer.ts): a prefetch nobody asked for must not fill the prompt with near misses.
+ * search/answer.ts): a prefetch nobody asked for must not fill the prompt with near misses.
  *
  * It starts when DSH's inbox hands the message to the turn (`agent/inbox/claimed`), inside the
  * open turn; its ranking runs off the JavaScript thread, and the step's prompt assembly waits for

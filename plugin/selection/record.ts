@@ -47,5 +47,5 @@ export function recordSelection(session: Session, record: SelectionRecord): stri
     isError: false,
     content,
   })
-  return resultSelection(content)
+  return resultSelection({ isError: false, content })
 }

@@ -1,57 +1,57 @@
 /**
- * What a successful `tool_search` result selects, read by the native core in both places it is
- * read: from a live result's content as it is committed, and from the session log on resume.
+ * What a `tool_search` result selects, read by the native core in every place it is read: a live
+ * result as it is committed, a selection record as it is written, and the session log on resume,
+ * fork and eviction (src/replay.rs, which also decides, once, which calls succeeded and the order
+ * tools were last used in). Nothing here reads a result's fields: the core does.
  */
 
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
-import { TOOL_SEARCH_NAME } from '../contract.ts'
-import { selectionFromEvents, selectionFromPayload, type SessionSelection } from '../host/native.ts'
+import { selectionFromEvents, selectionFromResult, type SessionSelection } from '../host/native.ts'
+import { PAYLOAD_TEXT_START } from '../search/payload.ts'
 
-/**
- * The names one successful result selects: each text block of its content (what the log keeps,
- * see `finalizeContent` in tool.ts) read as replay reads it; anything that is not a payload,
- * such as another plugin's `tool_search` result, selects nothing.
- * @param content - the result's final content blocks.
- * @returns the selected names, in payload order.
- */
-export function resultSelection(content: readonly ContentBlock[]): string[] {
-  return content.flatMap(block => (block.type === 'text' ? selectionFromPayload(block.text) : []))
+/** A tool's outcome as DSH's `tools/result` hands it over (its value aside, which the log never keeps). */
+export interface ToolOutcome {
+  readonly isError: boolean
+  readonly error?: unknown
+  readonly content: readonly ContentBlock[]
 }
 
 /**
- * The names a session's successful `tool_search` results and selection records (prefetches, see
- * selection-record.ts) selected, in first-seen order, and which of them a prefetch selected.
+ * The names one `tool_search` result selects: none when it failed, else what its text blocks (the
+ * content the log keeps, see `finalizeContent` in search/tool.ts) select, read as replay reads
+ * the logged result; anything that is not a payload, such as another plugin's result, selects
+ * nothing.
+ * @returns the selected names, in payload order.
+ */
+export function resultSelection({ isError, error, content }: ToolOutcome): string[] {
+  return selectionFromResult(JSON.stringify({ isError, ...(error === undefined ? {} : { error }), content }))
+}
+
+/** The session event types replay reads; the others stay on this side. */
+const REPLAYED_TYPES: ReadonlySet<unknown> = new Set(['tool/call', 'tool/result', 'tool/code-dispatch'])
+
+/**
+ * Texts longer than this (in UTF-16 code units) cross to the core as '' unless they are a payload:
+ * ids and tool names are far shorter, and a payload keeps its length.
+ */
+const LONGEST_TEXT = 4096
+
+/**
+ * What a session's successful `tool_search` results and selection records select, in first-seen
+ * order, which of them a prefetch selected, what an eviction dropped, and the order every tool was
+ * last used in (`lastUsed`).
  *
- * Only the events replay reads cross to the native side: every `tool/call` cut to its call id
- * and tool name (a later call may reuse an id, and then it decides), search dispatches (from
- * `run_code`, and the plugin's own records), and results answering an id a search call used. A long session's other events,
- * file contents and command output, are megabytes that never select anything; serializing them
- * all could exceed what one JavaScript string holds and lose the whole selection.
+ * Only the event types replay reads cross to the native side, and in them every long text that
+ * is not a payload is cut to '': a long session's file contents and command output are megabytes
+ * that never select anything, and serializing them all could exceed what one JavaScript string
+ * holds and lose the whole selection. A payload's canonical JSON always begins with its version
+ * (search/payload.ts), which is how it is told from the rest without reading any event's shape.
  * @param events - the session's events as DSH loaded them, possibly hand-edited.
  * @returns the selection.
  */
 export function replaySelection(events: readonly unknown[]): SessionSelection {
-  const searchCalls = new Set<unknown>()
-  const relevant: unknown[] = []
-  for (const event of events) {
-    const type = field(event, 'type')
-    const data = field(event, 'data')
-    if (type === 'tool/call') {
-      const callId = field(data, 'callId')
-      const name = field(data, 'name')
-      if (name === TOOL_SEARCH_NAME) searchCalls.add(callId)
-      relevant.push({ type, data: { callId, name } })
-    } else if (type === 'tool/code-dispatch') {
-      if (field(data, 'name') === TOOL_SEARCH_NAME) relevant.push(event)
-    } else if (type === 'tool/result') {
-      const blocks = field(field(data, 'message'), 'content')
-      if (Array.isArray(blocks) && blocks.some(block => searchCalls.has(field(block, 'toolCallId')))) relevant.push(event)
-    }
-  }
-  return selectionFromEvents(JSON.stringify(relevant))
-}
-
-/** `value[key]` when `value` is an object, for events whose shape a hand edit may have broken. */
-export function field(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined
+  const replayed = events.filter(event => REPLAYED_TYPES.has((event as { type?: unknown } | null)?.type))
+  const text = JSON.stringify(replayed, (_key, value: unknown) =>
+    (typeof value === 'string' && value.length > LONGEST_TEXT && !value.startsWith(PAYLOAD_TEXT_START) ? '' : value))
+  return selectionFromEvents(text)
 }

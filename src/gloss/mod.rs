@@ -39,7 +39,7 @@ use std::path::Path;
 pub(crate) use query::{glosses, reading};
 
 use crate::analysis::is_cjk;
-use crate::semantic::{fnv1a, u32_at, u64_at};
+use crate::bytes::{fnv1a, u32_at, u64_at};
 
 const MAGIC: &[u8; 8] = b"DSHTSGLO";
 const VERSION: u32 = 1;
@@ -333,7 +333,7 @@ fn encode_in_order(unknown_cost: u32, words: &[(&str, u32, bool, &str)]) -> Vec<
     let key_bytes: usize = words.iter().map(|w| w.0.len()).sum();
     let gloss_bytes: usize = words.iter().map(|w| w.3.len()).sum();
     let longest = words.iter().map(|w| w.0.chars().count()).max().unwrap_or(0);
-    crate::semantic::framed(
+    crate::bytes::framed(
         MAGIC,
         &[VERSION, words.len() as u32, key_bytes as u32, gloss_bytes as u32, unknown_cost, longest as u32],
         body,

@@ -13,7 +13,7 @@ use crate::input::json::Json;
 use crate::input::projection::{project_into, Field, Projection, FIELDS};
 use crate::input::summary::summarize;
 use crate::limits::{MAX_SCHEMA_DEPTH, MAX_TOOLS};
-use crate::semantic::{tool_text, DocVectors, Embedder, Model, SemanticModel, ToolVectors};
+use crate::semantic::{embed_tools, tool_text, DocVectors, Embedder, Model, SemanticModel};
 
 use super::postings::{Posting, Postings};
 use super::vocabulary::Vocabulary;
@@ -84,7 +84,7 @@ fn build_on(json: &Json, tools: &[ToolSpec], params: Params, model: Option<Seman
             let contextual = contextual.map(|contextual| {
                 let mut analyzer = Analyzer::new();
                 let texts = selected.iter().map(|tool| tool_text(&mut analyzer, tool.name, tool.description)).collect();
-                ToolVectors::new(contextual, texts)
+                embed_tools(contextual, texts)
             });
             Semantic { table, vectors: DocVectors::new(dims, vectors), contextual, glossary }
         }),

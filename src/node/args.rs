@@ -10,10 +10,10 @@
 use napi::bindgen_prelude::{Array, JsObjectValue, Object, Unknown};
 use napi::{JsString, JsValue, Result, ValueType};
 
-use super::hints::AnswerOptions;
-use super::{invalid, SearchHit, SearchOptions};
+use napi_derive::napi;
+
+use super::{invalid, SearchOptions};
 use crate::limits::{self, TextLimit, TOOL_NAME};
-use crate::{Index, NextMoveRule, Searcher};
 
 /// How an index ranks, as `fromJson`'s options ask.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,65 +80,22 @@ pub(super) fn query(value: Unknown<'_>) -> Result<String> {
     Ok(query)
 }
 
-/// A search's arguments, read and bounded on JavaScript's thread; a search run with them needs
-/// nothing from JavaScript, so it can run on another thread.
-pub(super) struct SearchCall {
-    query: String,
-    limit: usize,
-    exclude: Vec<String>,
-    fill: bool,
-}
-
-impl SearchCall {
-    pub(super) fn read(query: Unknown<'_>, limit: f64, options: Option<Unknown<'_>>) -> Result<SearchCall> {
-        let query = self::query(query)?;
-        let limit = limits::result_count(limit).map_err(invalid)?;
-        let options = search_options(options)?;
-        Ok(SearchCall {
-            query,
-            limit,
-            exclude: options.exclude.unwrap_or_default(),
-            fill: options.fill.unwrap_or(true),
-        })
-    }
-
-    pub(super) fn run(&self, index: &Index) -> Vec<SearchHit> {
-        let exclude: Vec<&str> = self.exclude.iter().map(String::as_str).collect();
-        let searcher = Searcher::new(index);
-        let hits = if self.fill {
-            searcher.search_filled(&self.query, self.limit, &exclude)
-        } else {
-            searcher.search(&self.query, self.limit, &exclude)
-        };
-        hits.into_iter().map(SearchHit::from).collect()
-    }
-}
-
-/// `answerAsync`'s arguments, read and bounded on JavaScript's thread (see [`SearchCall`]).
-pub(super) struct AnswerCall {
-    pub(super) query: String,
-    pub(super) limit: usize,
-    pub(super) exclude: Vec<String>,
-    /// Whether, and for what, the next move is read: `weakBelow` and `nearest` (default 5).
-    pub(super) rule: Option<NextMoveRule>,
-}
-
-/// Nearest names an answer's next move lists when its options do not say.
-const NEAREST_NAMES: usize = 5;
-
-impl AnswerCall {
-    pub(super) fn read(query: Unknown<'_>, limit: f64, options: Option<Unknown<'_>>) -> Result<AnswerCall> {
-        let query = self::query(query)?;
-        let limit = limits::result_count(limit).map_err(invalid)?;
-        let AnswerOptions { exclude, weak_below, nearest } = answer_options(options)?;
-        let nearest = nearest.map_or(NEAREST_NAMES, |n| n as usize);
-        let rule = weak_below.map(|weak_below| NextMoveRule { weak_below, nearest });
-        Ok(AnswerCall { query, limit, exclude: exclude.unwrap_or_default(), rule })
-    }
+/// The options of `answerAsync`.
+// Read field by field with bounds (below), as `SearchOptions` is.
+#[napi(object, object_from_js = false, object_to_js = false)]
+pub struct AnswerOptions {
+    /// Names to leave out of the matches, the candidates and the nearest names, as in `search`.
+    pub exclude: Option<Vec<String>>,
+    /// Read the next move (`candidates`, `nearest`) when there is no match, or the first match's
+    /// strength is below this (0: only when there is none); never for a `select:` query. Omitted,
+    /// no next move is read.
+    pub weak_below: Option<f64>,
+    /// Nearest names the next move lists, at most (default 5).
+    pub nearest: Option<u32>,
 }
 
 /// `answerAsync`'s options (none given for `undefined` or `null`).
-fn answer_options(options: Option<Unknown<'_>>) -> Result<AnswerOptions> {
+pub(super) fn answer_options(options: Option<Unknown<'_>>) -> Result<AnswerOptions> {
     let Some(options) = object(options)? else {
         return Ok(AnswerOptions { exclude: None, weak_below: None, nearest: None });
     };

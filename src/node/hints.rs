@@ -5,7 +5,7 @@ use napi::bindgen_prelude::{Object, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
-use super::args::AnswerCall;
+use super::calls::AnswerCall;
 use super::{args, off_thread, SearchHit, ToolIndex};
 use crate::hints;
 use crate::limits::{self, TOOL_NAME};
@@ -30,20 +30,6 @@ pub struct CatalogOutline {
     pub groups: Vec<OutlineGroup>,
     /// Tools of no group, in catalog order.
     pub ungrouped: Vec<String>,
-}
-
-/// The options of `answerAsync`.
-// Read field by field with bounds (`args.rs`), as `SearchOptions` is.
-#[napi(object, object_from_js = false, object_to_js = false)]
-pub struct AnswerOptions {
-    /// Names to leave out of the matches, the candidates and the nearest names, as in `search`.
-    pub exclude: Option<Vec<String>>,
-    /// Read the next move (`candidates`, `nearest`) when there is no match, or the first match's
-    /// strength is below this (0: only when there is none); never for a `select:` query. Omitted,
-    /// no next move is read.
-    pub weak_below: Option<f64>,
-    /// Nearest names the next move lists, at most (default 5).
-    pub nearest: Option<u32>,
 }
 
 /// Everything one `tool_search` answer reads from the index, from one ranking of its query.

@@ -22,16 +22,18 @@ use napi::{Env, Error, Result, Status};
 use napi_derive::napi;
 
 use crate::input::catalog;
-use crate::limits::{CATALOG_TEXT, EVENTS_TEXT, PAYLOAD_TEXT, TOOL_NAME};
+use crate::limits::{CATALOG_TEXT, EVENTS_TEXT, PAYLOAD_TEXT, RESULT_TEXT, TOOL_NAME};
 use crate::{replay, Hit, Index, Params, Searcher};
 
 mod args;
+mod calls;
 mod explanation;
 mod hints;
 mod model;
 mod pool;
 
-use args::{Ranking, SearchCall};
+use args::Ranking;
+use calls::SearchCall;
 use explanation::Explanation;
 use model::{default_model, MODEL_PACKAGE};
 
@@ -217,16 +219,35 @@ pub struct SessionSelection {
     /// The names a selection once held and an eviction (`maxSelected`) took out since, in order
     /// of first selection.
     pub dropped: Vec<String>,
+    /// Every name a successful call used, the one used longest ago first: the tool a call ran
+    /// (other than `tool_search`), and the names a successful `tool_search` result or selection
+    /// record selects (within one result, the better match counts as used later). `maxSelected`
+    /// evicts from its front.
+    pub last_used: Vec<String>,
 }
 
 /// The names selected in a session's events (a JSON array of `{type, data}` events): by
 /// successful `tool_search` results, in or out of `run_code`, and by the plugin's selection
-/// records. At most 128 MiB of text.
+/// records; and the order every name was last used in. A call failed when its result's `isError`
+/// is there and not `false`, or its event's `error` is there and not `null`. At most 128 MiB of
+/// text.
 #[napi(js_name = "selectionFromEvents", catch_unwind, ts_args_type = "eventsJson: string")]
 pub fn selection_from_events(events_json: Unknown<'_>) -> Result<SessionSelection> {
     let events_json = args::text(events_json, EVENTS_TEXT)?;
     let selection = replay::selection_from_events(&events_json).map_err(invalid)?;
-    Ok(SessionSelection { selected: selection.selected, prefetched: selection.prefetched, dropped: selection.dropped })
+    let replay::Selection { selected, prefetched, dropped, last_used } = selection;
+    Ok(SessionSelection { selected, prefetched, dropped, last_used })
+}
+
+/// The names one `tool_search` result selects, by the rule `selectionFromEvents` reads the logged
+/// result with: a JSON object `{isError?, error?, content}` (DSH's `tools/result` outcome without
+/// its value) selects nothing when it failed (`isError` there and not `false`, or `error` there
+/// and not `null`), else what `selectionFromPayload` reads from each of its text parts, each name
+/// once. Throws for text that is not such an object, and for text over 128 MiB.
+#[napi(js_name = "selectionFromResult", catch_unwind, ts_args_type = "resultJson: string")]
+pub fn selection_from_result(result_json: Unknown<'_>) -> Result<Vec<String>> {
+    let result_json = args::text(result_json, RESULT_TEXT)?;
+    replay::selection_from_result(&result_json).map_err(invalid)
 }
 
 /// The names one tool_search result payload selects: the same rule replay applies to each

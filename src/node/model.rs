@@ -13,6 +13,7 @@ use napi::Result;
 use napi_derive::napi;
 
 use super::args;
+use crate::contract;
 use crate::limits::{CACHE_DIR, MODEL_PATH};
 use crate::{set_vector_cache, Contextual, Glossary, Model, SemanticModel};
 
@@ -21,8 +22,10 @@ const ENCODER_FILE: &str = "encoder.bin";
 /// The glossary's file, next to the table's.
 const GLOSSARY_FILE: &str = "glossary.bin";
 
-/// The package that carries the model, for messages.
-pub(super) const MODEL_PACKAGE: &str = "@anionex/dsh-tool-search-model";
+/// The package that carries the model: the addon's entry resolves the model file in it, and
+/// messages name it. From `plugin/contract.ts`, like every name the two sides share.
+#[napi]
+pub const MODEL_PACKAGE: &str = contract::MODEL_PACKAGE;
 
 struct DefaultModel {
     path: Option<PathBuf>,

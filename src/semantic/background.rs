@@ -29,9 +29,19 @@ static WORKER: LazyLock<Worker> = LazyLock::new(|| Worker {
     started: std::sync::Once::new(),
 });
 
+/// The transformer's vectors of `texts` (one per tool, in document order): those the process has
+/// made before at once, the rest queued for the worker.
+pub(crate) fn embed(model: Arc<Contextual>, texts: Vec<String>) -> Arc<ToolVectors> {
+    let vectors = ToolVectors::new(model, texts);
+    if !vectors.complete() {
+        queue(Arc::downgrade(&vectors));
+    }
+    vectors
+}
+
 /// Queues an index's vectors for the worker. Without a thread for it, their waiters are let go at
 /// once, and searches make the vectors they need themselves.
-pub(crate) fn queue(vectors: Weak<ToolVectors>) {
+fn queue(vectors: Weak<ToolVectors>) {
     let mut queue = lock(&WORKER.queue);
     queue.retain(|queued| queued.strong_count() > 0);
     queue.push_back(vectors);

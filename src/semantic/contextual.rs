@@ -12,10 +12,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::encoder::Encoder;
-use super::model::fnv1a;
 use super::wordpiece::WordPiece;
 use super::ModelError;
 use crate::analysis::{Analyzer, Piece};
+use crate::bytes::fnv1a;
 
 /// Tokens a text is read to, [CLS] and [SEP] included. A tool's name and description, and a
 /// request, fit in far fewer; a tool's longer description is cut here. A longer query is not

@@ -50,7 +50,7 @@ use std::time::{Duration, Instant};
 use rustc_hash::FxHashSet;
 use siphasher::sip128::{Hasher128, SipHasher24};
 
-use super::model::fnv1a;
+use crate::bytes::fnv1a;
 
 const MAGIC: &[u8; 8] = b"DSHTSVEC";
 const VERSION: u32 = 2;

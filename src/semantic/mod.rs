@@ -29,14 +29,14 @@ use std::sync::Arc;
 
 use crate::gloss::Glossary;
 
+pub(crate) use background::embed as embed_tools;
 pub use contextual::Contextual;
 #[cfg(test)]
 pub(crate) use contextual::MAX_TOKENS;
 pub(crate) use contextual::{cosine as contextual_cosine, tool_text};
 pub use disk_cache::set_dir as set_vector_cache;
 #[cfg(test)]
-pub(crate) use model::{encode, framed};
-pub(crate) use model::{fnv1a, u32_at, u64_at};
+pub(crate) use model::encode;
 pub use model::{Model, ModelError, MAX_MODEL_BYTES};
 pub(crate) use tool_vectors::ToolVectors;
 pub(crate) use vector::{cosine, Embedder};

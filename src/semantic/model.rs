@@ -25,6 +25,8 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::bytes::{fnv1a, u32_at, u64_at};
+
 const MAGIC: &[u8; 8] = b"DSHTSEMB";
 const VERSION: u32 = 1;
 const HEADER: usize = 32;
@@ -196,26 +198,6 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, ModelError> {
     std::fs::read(path).map_err(|e| ModelError::Io(e.to_string()))
 }
 
-pub(crate) fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
-}
-
-pub(crate) fn u64_at(bytes: &[u8], at: usize) -> u64 {
-    let mut word = [0; 8];
-    word.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(word)
-}
-
-/// FNV-1a, 64 bits: enough to tell a damaged or truncated download from the file that was built.
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &byte in bytes {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
-}
-
 /// A model file written from rows in memory, in byte order of their terms, for tests (the real
 /// writer is `model/build/`).
 #[cfg(test)]
@@ -240,20 +222,7 @@ fn encode_in_order(dims: usize, rows: &[(&str, u16, Vec<i8>)]) -> Vec<u8> {
         body.extend(r.2.iter().map(|&v| v as u8));
     }
     let term_bytes: usize = rows.iter().map(|r| r.0.len()).sum();
-    framed(MAGIC, &[VERSION, dims as u32, rows.len() as u32, term_bytes as u32], body)
-}
-
-/// A model file's frame around `body`, for tests: the magic, the header's little-endian fields,
-/// the body's checksum, the body. The table and the glossary share it.
-#[cfg(test)]
-pub(crate) fn framed(magic: &[u8], fields: &[u32], body: Vec<u8>) -> Vec<u8> {
-    let mut file = magic.to_vec();
-    for value in fields {
-        file.extend_from_slice(&value.to_le_bytes());
-    }
-    file.extend_from_slice(&fnv1a(&body).to_le_bytes());
-    file.extend(body);
-    file
+    crate::bytes::framed(MAGIC, &[VERSION, dims as u32, rows.len() as u32, term_bytes as u32], body)
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
 
-use super::background;
 use super::contextual::Contextual;
 use super::memory;
 
@@ -29,26 +28,27 @@ pub(crate) struct ToolVectors {
 }
 
 impl ToolVectors {
-    /// The vectors of `texts` (one per tool, in document order): those the process has made
-    /// before at once, the rest queued for the worker.
+    /// The vectors of `texts` (one per tool, in document order), with those the process has made
+    /// before in place (`background::embed` queues the rest for the worker).
     pub(crate) fn new(model: Arc<Contextual>, texts: Vec<String>) -> Arc<ToolVectors> {
         let texts: Vec<Arc<str>> = texts.into_iter().map(Arc::from).collect();
         let slots: Vec<OnceLock<Arc<[f32]>>> = memory::with(model.checksum(), |memory| {
             texts.iter().map(|text| memory.get(text).map(OnceLock::from).unwrap_or_default()).collect()
         });
         let missing = slots.iter().filter(|slot| slot.get().is_none()).count();
-        let vectors = Arc::new(ToolVectors {
+        Arc::new(ToolVectors {
             model,
             texts,
             slots,
             missing: AtomicUsize::new(missing),
             waiters: Mutex::new((missing > 0).then(Vec::new)),
             settled: Condvar::new(),
-        });
-        if missing > 0 {
-            background::queue(Arc::downgrade(&vectors));
-        }
-        vectors
+        })
+    }
+
+    /// Whether every slot is filled.
+    pub(crate) fn complete(&self) -> bool {
+        self.missing.load(Ordering::Acquire) == 0
     }
 
     pub(crate) fn model(&self) -> &Contextual {

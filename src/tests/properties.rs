@@ -272,6 +272,8 @@ struct Event {
     /// A result: its call id (None for a code-mode dispatch, which names its tool itself), whether
     /// it succeeded, and the names its payload carries when it is a version-1 payload.
     result: Option<(Option<String>, bool, Vec<String>)>,
+    /// A code-mode dispatch: its tool and whether it succeeded.
+    dispatch: Option<(String, bool)>,
 }
 
 fn payload_names(rng: &mut Rng) -> Vec<String> {
@@ -294,12 +296,13 @@ fn payload(rng: &mut Rng, names: &[String]) -> (String, bool) {
 fn event(rng: &mut Rng, ids: &[&str]) -> Event {
     let id = rng.pick(ids).to_string();
     let tool = if rng.chance(70) { SEARCH_TOOL } else { *rng.pick(&["bash", "run_code", "tool_search_v2"]) };
-    let plain = |json: String| Event { json, call: None, result: None };
+    let plain = |json: String| Event { json, call: None, result: None, dispatch: None };
     match rng.below(6) {
         0 | 1 => Event {
             json: format!(r#"{{"type":"tool/call","seq":1,"time":0,"data":{{"callId":{},"name":{},"arguments":"{{}}"}}}}"#, quoted(&id), quoted(tool)),
             call: Some((id, tool.to_string())),
             result: None,
+            dispatch: None,
         },
         2 | 3 => {
             let names = payload_names(rng);
@@ -311,7 +314,8 @@ fn event(rng: &mut Rng, ids: &[&str]) -> Event {
                 quoted(&id),
                 quoted(&text)
             );
-            Event { json, call: None, result: Some((Some(id), flag_ok && error_ok, if valid { names } else { Vec::new() })) }
+            let result = Some((Some(id), flag_ok && error_ok, if valid { names } else { Vec::new() }));
+            Event { json, call: None, result, dispatch: None }
         }
         4 => {
             let names = payload_names(rng);
@@ -324,7 +328,8 @@ fn event(rng: &mut Rng, ids: &[&str]) -> Event {
                 quoted(&text)
             );
             let selects = ok && valid && tool == SEARCH_TOOL;
-            Event { json, call: None, result: Some((None, selects, if selects { names } else { Vec::new() })) }
+            let result = Some((None, selects, if selects { names } else { Vec::new() }));
+            Event { json, call: None, result, dispatch: Some((tool.to_string(), ok)) }
         }
         _ => plain(rng.pick(&[
             "null", "7", r#""tool/result""#, "{}", "[]", r#"{"type":"tool/result"}"#, r#"{"type":"tool/result","data":"x"}"#,
@@ -358,9 +363,53 @@ fn expected_selection(events: &[Event]) -> Vec<String> {
     selected
 }
 
-fn replayed(events: &[Event]) -> Vec<String> {
+/// The order replay must give every used name: a successful call uses its tool (other than the
+/// search tool), a successful search its payload's names, worst first; the last use counts.
+fn expected_last_used(events: &[Event]) -> Vec<String> {
+    let mut calls: Vec<(String, String)> = Vec::new();
+    let mut used: Vec<String> = Vec::new();
+    let mut use_name = |name: &str| {
+        used.retain(|known| known != name);
+        used.push(name.to_string());
+    };
+    for event in events {
+        if let Some((id, name)) = &event.call {
+            calls.retain(|(known, _)| known != id);
+            calls.push((id.clone(), name.clone()));
+        }
+        let tool = match (&event.result, &event.dispatch) {
+            (_, Some((tool, true))) => Some(tool.clone()),
+            (Some((Some(id), true, _)), None) => {
+                calls.iter().find(|(known, _)| known == id).map(|(_, name)| name.clone())
+            }
+            _ => None,
+        };
+        match (tool.as_deref(), &event.result) {
+            (Some(SEARCH_TOOL), Some((_, _, names))) => {
+                let mut once: Vec<&String> = Vec::new();
+                for name in names.iter().filter(|n| !n.is_empty()) {
+                    if !once.contains(&name) {
+                        once.push(name);
+                    }
+                }
+                for name in once.into_iter().rev() {
+                    use_name(name);
+                }
+            }
+            (Some(tool), _) if tool != SEARCH_TOOL => use_name(tool),
+            _ => {}
+        }
+    }
+    used
+}
+
+fn replay_of(events: &[Event]) -> crate::Selection {
     let text = format!("[{}]", events.iter().map(|e| e.json.as_str()).collect::<Vec<_>>().join(","));
-    selection_from_events(&text).unwrap().selected
+    selection_from_events(&text).unwrap()
+}
+
+fn replayed(events: &[Event]) -> Vec<String> {
+    replay_of(events).selected
 }
 
 #[test]
@@ -370,8 +419,10 @@ fn replay_selects_exactly_the_successful_searches_and_only_grows_along_the_log()
         let mut rng = Rng(seed);
         let ids = ["c1", "c2", "c3", "p:code:1"];
         let events: Vec<Event> = (0..rng.below(30)).map(|_| event(&mut rng, &ids)).collect();
-        let full = replayed(&events);
+        let replay = replay_of(&events);
+        let full = replay.selected;
         assert_eq!(full, expected_selection(&events), "seed {seed}");
+        assert_eq!(replay.last_used, expected_last_used(&events), "seed {seed}: the order of last use");
         for cut in 0..events.len() {
             let prefix = replayed(&events[..cut]);
             assert_eq!(

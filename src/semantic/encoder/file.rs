@@ -42,7 +42,8 @@
 //! The widths are whole multiples of 8 (`STEP`), so no loop of the pass has a remainder.
 
 use super::int8::{Linear, BLOCK};
-use crate::semantic::model::{fnv1a, u32_at, u64_at, ModelError};
+use crate::bytes::{fnv1a, u32_at, u64_at};
+use crate::semantic::model::ModelError;
 
 /// Every width of the format (hidden, a head, intermediate) is a whole multiple of this, so no
 /// loop of the pass has a remainder: the products' blocks of columns and the attention's vector

@@ -96,7 +96,7 @@ impl Encoder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::semantic::model::fnv1a;
+    use crate::bytes::fnv1a;
     use crate::Json;
     use std::sync::OnceLock;
 
@@ -311,6 +311,6 @@ mod tests {
     }
 
     fn header_sizes(file: &[u8]) -> [usize; 7] {
-        std::array::from_fn(|i| crate::semantic::model::u32_at(file, 12 + 4 * i) as usize)
+        std::array::from_fn(|i| crate::bytes::u32_at(file, 12 + 4 * i) as usize)
     }
 }

@@ -1,0 +1,39 @@
+// The facts the Rust core and the plugin share come from one file, plugin/contract.ts: build.rs
+// reads the names and bounds into the crate, and the addon gives them back. Each is checked here
+// through the built addon, so a value changed in contract.ts and not rebuilt, or a copy made
+// somewhere else, fails.
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { MODEL_PACKAGE as CORE_MODEL_PACKAGE, ToolIndex, selectionFromEvents } from '../../index.js'
+import { MAX_NAME_BYTES, MAX_QUERY_CHARS, MODEL_PACKAGE, TOOL_SEARCH_NAME } from '../../plugin/contract.ts'
+
+const manifest = (path: string) => JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')) as { name: string; optionalDependencies?: Record<string, string> }
+const index = ToolIndex.fromJson(JSON.stringify([{ name: 'get_weather', description: 'Weather.' }]), { ranking: 'lexical' })
+
+describe('the facts shared with the core', () => {
+  it('the model package: the addon names the one the contract and the model package name', () => {
+    expect(CORE_MODEL_PACKAGE).toBe(MODEL_PACKAGE)
+    expect(manifest('model/package.json').name).toBe(MODEL_PACKAGE)
+    expect(Object.keys(manifest('package.json').optionalDependencies ?? {})).toContain(MODEL_PACKAGE)
+  })
+
+  it('the longest query: the core takes MAX_QUERY_CHARS characters and refuses one more', () => {
+    expect(() => index.search('é'.repeat(MAX_QUERY_CHARS), 1)).not.toThrow()
+    expect(() => index.search('é'.repeat(MAX_QUERY_CHARS + 1), 1)).toThrow(`the limit is ${MAX_QUERY_CHARS}`)
+  })
+
+  it('the longest name: the core takes MAX_NAME_BYTES bytes in an exclude list and refuses one more', () => {
+    expect(() => index.search('weather', 1, { exclude: ['é'.repeat(MAX_NAME_BYTES / 2)] })).not.toThrow()
+    expect(() => index.search('weather', 1, { exclude: [`${'é'.repeat(MAX_NAME_BYTES / 2)}x`] })).toThrow(`the limit is ${MAX_NAME_BYTES} bytes`)
+  })
+
+  it('the search tool: replay reads the results of TOOL_SEARCH_NAME calls', () => {
+    const payload = JSON.stringify({ schemaVersion: 1, query: 'q', tools: [{ name: 'get_weather', description: '', score: 1 }] })
+    const events = (name: string) => JSON.stringify([
+      { type: 'tool/call', data: { callId: 'c1', name } },
+      { type: 'tool/result', data: { message: { content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: payload }] }] } } },
+    ])
+    expect(selectionFromEvents(events(TOOL_SEARCH_NAME)).selected).toEqual(['get_weather'])
+    expect(selectionFromEvents(events(`${TOOL_SEARCH_NAME}_v2`)).selected).toEqual([])
+  })
+})

@@ -1,0 +1,215 @@
+#!/usr/bin/env node
+// The `docs` gate of `pnpm lint`: the documentation cites only what the repository holds. For
+// every document (each README in the tree, README.zh.md, CONTRIBUTING.md and docs/*.md):
+// - every relative link resolves from the document's own folder, to a file or folder that
+//   exists, and a `#fragment` to a heading or an `<a id>` of the document it points at;
+// - every file a document names in code spans (`plugin/contract.ts`, `node/args.rs`,
+//   `selection-record.ts`), and every Markdown file it names in its prose (`DESIGN.md`), is a file
+//   or folder of the repository: a path from the root or from the document's folder, or the end of
+//   one (`node/args.rs` is `src/node/args.rs`). A document that names files kept elsewhere (an
+//   upstream package's, a script's output the repository does not keep) lists them in a comment,
+//   `<!-- not in this repository (why): name, name -->`, for whoever edits it next;
+// and the package's version is the one version everywhere a version of this package is written.
+//
+//   node scripts/check-docs.mjs     exits 1, printing each finding as `file:line: what`
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** Folders that hold no source: dependencies, build output, the git store. */
+const SKIPPED_FOLDERS = new Set(['.git', 'node_modules', 'target', 'dist', 'artifacts'])
+/** File endings a code span must have to be read as a file name. */
+const FILE_ENDINGS = /\.(?:ts|tsx|js|mjs|cjs|rs|md|json|jsonl|py|sh|ya?ml|toml|css|bin|txt)$/
+/** Code spans that stand for something other than a file of this repository. */
+const NOT_A_REPOSITORY_FILE = [
+  /[\s<>$~*{}()|=,'"]/, // a command, a placeholder, a home directory, a pattern
+  /^(?:https?:)?\/\//, // a URL
+  /^(?:dist|artifacts|target)(?:\/|$)/, // build output, made by `pnpm run build` and the release
+  /^@/, // a package path (`@anionex/dsh-tool-search-model/model.bin`), resolved in node_modules
+  /^\.\.?\//, // a module specifier as code writes it (`../../index.js`), relative to its importer
+  /^\.[a-z.]+$/, // a file ending (`.ts`, `.zh.md`)
+]
+
+/**
+ * The documents the gate reads, relative to `root`.
+ * @param {string} root
+ */
+export function documents(root) {
+  return repositoryFiles(root).filter(file => /(^|\/)README(\.zh)?\.md$/.test(file) || file === 'CONTRIBUTING.md' || /^docs\/[^/]+\.md$/.test(file))
+}
+
+/**
+ * Every file under `root` outside the skipped folders, relative to it, with `/` separators.
+ * @param {string} root
+ * @returns {string[]}
+ */
+export function repositoryFiles(root) {
+  /** @type {string[]} */
+  const files = []
+  const walk = (/** @type {string} */ dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name)) walk(join(dir, entry.name))
+      } else if (entry.isFile()) {
+        files.push(relative(root, join(dir, entry.name)).split(sep).join('/'))
+      }
+    }
+  }
+  walk(root)
+  return files.sort()
+}
+
+/**
+ * What is wrong with the documents under `root`.
+ * @param {string} root - the repository.
+ * @param {string[]} [docs] - the documents to read (default: {@link documents}).
+ * @returns {string[]} one finding per problem, `file:line: what`.
+ */
+export function checkDocs(root, docs = documents(root)) {
+  const files = repositoryFiles(root)
+  const known = new Set(files)
+  const folders = new Set(files.flatMap(file => file.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))))
+  const exists = (/** @type {string} */ path) => known.has(path) || folders.has(path)
+  const endsOne = (/** @type {string} */ path) => files.some(file => file.endsWith(`/${path}`)) || [...folders].some(folder => folder.endsWith(`/${path}`))
+  /** @type {Map<string, Set<string>>} */
+  const anchorsOf = new Map()
+  const anchors = (/** @type {string} */ doc) => {
+    let found = anchorsOf.get(doc)
+    if (found === undefined) {
+      found = markdownAnchors(readFileSync(join(root, doc), 'utf8'))
+      anchorsOf.set(doc, found)
+    }
+    return found
+  }
+  /** @type {string[]} */
+  const findings = []
+  for (const doc of docs) {
+    const folder = dirname(doc) === '.' ? '' : dirname(doc)
+    const text = readFileSync(join(root, doc), 'utf8')
+    const lines = text.split('\n')
+    const elsewhere = new Set([...text.matchAll(/<!--\s*not in this repository(?:\s*\([^)]*\))?:\s*([^>]*?)\s*-->/g)].flatMap(match => (match[1] ?? '').split(',').map(name => name.trim().replace(/\/$/, ''))))
+    const cited = (/** @type {string} */ name) => {
+      if (elsewhere.has(name) || NOT_A_REPOSITORY_FILE.some(pattern => pattern.test(name))) return true
+      const inFolder = folder === '' ? name : normalize(`${folder}/${name}`)
+      return exists(name) || (inFolder !== undefined && exists(inFolder)) || endsOne(name)
+    }
+    let fenced = false
+    lines.forEach((line, at) => {
+      const where = `${doc}:${at + 1}`
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced
+      if (fenced) return
+      for (const target of linkTargets(line)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue
+        const [path = '', fragment] = target.split('#')
+        const resolved = path === '' ? doc : normalize(folder === '' ? path : `${folder}/${path}`)
+        if (resolved === undefined || !exists(resolved.replace(/\/$/, ''))) {
+          findings.push(`${where}: the link ${target} points at ${resolved ?? path}, which is not in the repository`)
+        } else if (fragment !== undefined && resolved.endsWith('.md') && !anchors(resolved).has(decodeURIComponent(fragment))) {
+          findings.push(`${where}: the link ${target}: ${resolved} has no heading or anchor #${fragment}`)
+        }
+      }
+      for (const span of codeSpans(line)) {
+        const name = span.replace(/[/:]+$/, '').replace(/#.*$/, '')
+        if (!FILE_ENDINGS.test(name) && !span.endsWith('/')) continue
+        if (!cited(name)) findings.push(`${where}: \`${span}\` names a file that is not in the repository`)
+      }
+      for (const match of prose(line).matchAll(/(?<![\w./-])((?:[\w-]+\/)*[\w-]+\.md)\b/g)) {
+        const name = match[1] ?? ''
+        if (!cited(name)) findings.push(`${where}: ${name} is not in the repository`)
+      }
+    })
+  }
+  return [...findings, ...versionFindings(root)]
+}
+
+/** The targets of the Markdown links and images on one line, as written. */
+function linkTargets(/** @type {string} */ line) {
+  return [...withoutCode(line).matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map(match => match[1] ?? '')
+}
+
+/** The contents of the code spans on one line. */
+function codeSpans(/** @type {string} */ line) {
+  return [...line.matchAll(/`([^`]+)`/g)].map(match => match[1] ?? '')
+}
+
+function withoutCode(/** @type {string} */ line) {
+  return line.replace(/`[^`]*`/g, '')
+}
+
+/** A line without its code spans, link targets, URLs and HTML comments: the words a reader reads. */
+function prose(/** @type {string} */ line) {
+  return withoutCode(line).replace(/<!--.*?-->/g, '').replace(/\]\([^)]*\)/g, ']').replace(/https?:\/\/\S+/g, '')
+}
+
+/** `a/./b/../c` as `a/c`; undefined for a path that leaves the repository. */
+function normalize(/** @type {string} */ path) {
+  const parts = []
+  for (const part of path.split('/')) {
+    if (part === '..') {
+      if (parts.length === 0) return undefined
+      parts.pop()
+    } else if (part !== '.' && part !== '') {
+      parts.push(part)
+    }
+  }
+  return parts.join('/') + (path.endsWith('/') ? '/' : '')
+}
+
+/**
+ * The fragments a Markdown document answers to: its headings, as GitHub makes their ids
+ * (lowercase; letters, digits, `-`, `_` and spaces kept, spaces as `-`; a repeated id gets `-1`,
+ * `-2`, ...), and its `<a id="...">` anchors.
+ * @param {string} text
+ */
+export function markdownAnchors(text) {
+  const ids = new Set()
+  const seen = new Map()
+  let fenced = false
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced
+    if (fenced) continue
+    for (const match of line.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) ids.add(match[1])
+    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)
+    if (heading === null) continue
+    const base = (heading[1] ?? '').replace(/<[^>]*>/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').toLowerCase()
+      .replace(/[^\p{L}\p{N}\p{M} _-]/gu, '').replace(/ /g, '-')
+    const count = seen.get(base) ?? 0
+    seen.set(base, count + 1)
+    ids.add(count === 0 ? base : `${base}-${count}`)
+  }
+  return ids
+}
+
+/**
+ * Where this package's version is written other than package.json, and differs: the crate, the
+ * platform and model packages, and the pins of them in package.json.
+ * @param {string} root
+ */
+function versionFindings(root) {
+  const read = (/** @type {string} */ file) => readFileSync(join(root, file), 'utf8')
+  const manifest = JSON.parse(read('package.json'))
+  const version = manifest.version
+  /** @type {string[]} */
+  const findings = []
+  const crate = /^\[package\][^[]*?^version = "([^"]+)"/ms.exec(read('Cargo.toml'))?.[1]
+  if (crate !== version) findings.push(`Cargo.toml: the crate's version is ${crate}, the package's ${version}`)
+  const platforms = existsSync(join(root, 'npm')) ? readdirSync(join(root, 'npm')).map(dir => `npm/${dir}/package.json`) : []
+  const packages = ['model/package.json', ...platforms]
+  for (const file of packages.filter(file => existsSync(join(root, file)) && statSync(join(root, file)).isFile())) {
+    const other = JSON.parse(read(file))
+    if (other.version !== version) findings.push(`${file}: version ${other.version}, the package's ${version}`)
+    const pinned = manifest.optionalDependencies?.[other.name]
+    if (pinned !== undefined && pinned !== version) findings.push(`package.json: optionalDependencies pins ${other.name} at ${pinned}, the package is ${version}`)
+  }
+  return findings
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const docs = documents(REPO)
+  const findings = checkDocs(REPO, docs)
+  for (const finding of findings) process.stdout.write(`${finding}\n`)
+  process.stdout.write(`check-docs: ${findings.length === 0 ? 'every link and cited file' : `${findings.length} finding${findings.length === 1 ? '' : 's'}`} in ${docs.length} documents${findings.length === 0 ? ' resolves, and the version is one' : ''}\n`)
+  process.exit(findings.length === 0 ? 0 : 1)
+}
