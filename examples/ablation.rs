@@ -57,6 +57,7 @@ mod ablation {
             off("no name agreement", |p| p.agreement_weight = 0.0),
             off("no gloss", |p| p.gloss_weight = 0.0),
             off("semantic: transformer only", |p| p.contextual_share = 1.0),
+            off("transformer over every tool (no candidate bound)", |p| p.contextual_candidates = usize::MAX),
             Variant { name: "semantic: table only", params: shipped(), transformer: false, fill: true },
             Variant { name: "no fill", params: shipped(), transformer: true, fill: false },
             off("lexical (no semantic stage)", |p| p.semantic_weight = 0.0),

@@ -59,8 +59,9 @@ export async function loadCatalog({ files, mcpServer, ranking = 'auto' }) {
   const tools = read.flatMap(part => part.tools)
   const label = given ? files.map(shownName).join(', ') : DEFAULT_LABEL
   const only = given && read.length === 1 && mcpServer === undefined ? read[0] : undefined
+  // No wait for the transformer's vectors: a search makes those it needs, and answers as it would
+  // once every tool's is made.
   const index = only === undefined ? rebuild(tools, options) : inCore(only.file, () => ToolIndex.fromJson(only.text, options))
-  await index.ready()
   return { tools, index, label }
 }
 

@@ -22,10 +22,10 @@ import { schemaViolations } from './schema-check.ts'
 export interface CallRules {
   /**
    * The definition `agent` runs as `name`.
-   * @throws an Error that says why it may not (unknown, blocked, not found yet, recursive) and
-   *   what to do instead.
+   * @throws (rejects with) an Error that says why it may not (unknown, blocked, not found yet,
+   *   recursive) and what to do instead.
    */
-  target(agent: Agent | undefined, name: string): ToolDefinition
+  target(agent: Agent | undefined, name: string): Promise<ToolDefinition>
   /** The definition to present a call of `name` with, as far as one can be told without an Agent. */
   presenter(name: string): ToolDefinition | undefined
 }
@@ -62,7 +62,7 @@ export function createCallTool(tools: Pick<ToolRuntime, 'execute'>, rules: CallR
     },
     async execute(raw, exec) {
       const name = readName(raw)
-      const target = rules.target(exec.agent, name)
+      const target = await rules.target(exec.agent, name)
       const args = readArguments(field(raw, 'arguments'), name)
       const violations = schemaViolations(target.parameters, args)
       if (violations.length > 0) {

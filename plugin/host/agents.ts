@@ -17,7 +17,7 @@ import { message } from './report.ts'
 /** What the listeners hand back to the runtime. */
 export interface AgentHooks {
   /** The step's assembly as this Agent is to see it. */
-  readonly filter: (agent: Agent, state: AgentState, assembly: PromptAssembly) => PromptAssembly
+  readonly filter: (agent: Agent, state: AgentState, assembly: PromptAssembly) => Promise<PromptAssembly> | PromptAssembly
   /**
    * A user message the turn just claimed, after the turn's eviction: the prefetch it starts, done
    * once it has committed; undefined when there is nothing to prefetch.
@@ -68,7 +68,7 @@ class Attachment {
       agent.ctx.on('system-prompt/assemble', async (_assembly, context, next) => {
         if (context.scope === agent) await this.prefetches.settled()
         const full = await next()
-        return context.scope === agent ? hooks.filter(agent, this.state, full) : full
+        return context.scope === agent ? await hooks.filter(agent, this.state, full) : full
       }, { prepend: true }),
       // `tools/result` is the final, frozen outcome after post-execute policy and finalization,
       // for model-direct calls and for `run_code` sub-calls alike. Whether it succeeded and

@@ -33,7 +33,7 @@ export interface LoadingDeps {
   /** The attached Agents, whose scopes a call card's target is looked up in. */
   readonly agents: () => readonly Agent[]
   /** At most `limit` registered names spelled like `name` in the Agent's catalog. */
-  readonly nearest: (agent: Agent, name: string, limit: number) => string[]
+  readonly nearest: (agent: Agent, name: string, limit: number) => Promise<string[]>
 }
 
 export class StableLoading {
@@ -127,7 +127,7 @@ export class StableLoading {
   }
 
   /** The definition `agent` may run through `call_tool` as `name`, or why not. */
-  private target(agent: Agent | undefined, name: string): ToolDefinition {
+  private async target(agent: Agent | undefined, name: string): Promise<ToolDefinition> {
     if (NOT_CALLABLE.has(name)) throw new Error(`call_tool: ${name} cannot be run through call_tool; call ${name} directly.`)
     if (agent === undefined) throw new Error('call_tool: runs only a tool an agent found, and this call has no agent.')
     const policy = this.deps.policy()
@@ -135,7 +135,7 @@ export class StableLoading {
     if (standing === 'never') throw new Error(`call_tool: ${name} is blocked by the user's neverSearch setting and cannot be run.`)
     const definition = this.ctx.tools.get(name, agent)
     if (definition === undefined) {
-      const nearest = this.deps.nearest(agent, name, SUGGESTED)
+      const nearest = await this.deps.nearest(agent, name, SUGGESTED)
       throw new Error(`call_tool: no tool named "${name}" is installed for this agent${nearest.length > 0 ? ` (similar names: ${nearest.join(', ')})` : ''}. `
         + `Find the tool you need with ${TOOL_SEARCH_NAME}.`)
     }

@@ -60,18 +60,26 @@ export const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectio
 
 /**
  * Every function of the core the plugin or the command line calls, by name. `namesTools` came with
- * `ToolIndex`'s `outline`, `nearest` and `matchStrength`: a binary that has it has them; and
- * `answerAsync` with `searchAsync`.
+ * `ToolIndex`'s `outline`, `nearest` and `matchStrength`: a binary that has it has them;
+ * `answerAsync` with `searchAsync`; `fromJsonAsync` with `ready()` resolved off libuv's threads.
  */
 function callables({ ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromResult }: Loaded): Record<string, unknown> {
-  const index = ToolIndex as { fromJson?: unknown; prototype?: { answerAsync?: unknown } } | null | undefined
-  return { 'ToolIndex.fromJson': index?.fromJson, namesTools, readCatalog, selectionFromEvents, selectionFromResult, 'ToolIndex.answerAsync': index?.prototype?.answerAsync }
+  const index = ToolIndex as { fromJson?: unknown; fromJsonAsync?: unknown; prototype?: { answerAsync?: unknown } } | null | undefined
+  return {
+    'ToolIndex.fromJson': index?.fromJson,
+    'ToolIndex.fromJsonAsync': index?.fromJsonAsync,
+    namesTools,
+    readCatalog,
+    selectionFromEvents,
+    selectionFromResult,
+    'ToolIndex.answerAsync': index?.prototype?.answerAsync,
+  }
 }
 
 function standIns(message: string): NativeCore {
   const unavailable = (): never => { throw new Error(message) }
   return {
-    ToolIndex: { fromJson: unavailable } as unknown as NativeCore['ToolIndex'],
+    ToolIndex: { fromJson: unavailable, fromJsonAsync: unavailable } as unknown as NativeCore['ToolIndex'],
     namesTools: unavailable,
     readCatalog: unavailable,
     selectionFromEvents: unavailable,

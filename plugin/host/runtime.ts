@@ -72,7 +72,7 @@ export class ToolSearchRuntime {
       stateOf: agent => this.agents.stateOf(agent),
       assemblyOf: agent => this.offering.assemblyOf(agent),
       agents: () => this.agents.agents(),
-      nearest: (agent, name, limit) => this.scopeFor(agent).index.nearest(name, limit, { exclude: [] }),
+      nearest: async (agent, name, limit) => (await this.scopeFor(agent)).index.nearest(name, limit, { exclude: [] }),
     })
     if (core.error !== undefined) {
       this.unavailable = core.error
@@ -199,12 +199,12 @@ export class ToolSearchRuntime {
     const count = this.settings.current.prefetch
     if (count === 0 || this.unavailable !== undefined) return undefined
     if (!this.offering.defers(agent, this.catalogs.registeredFor(agent))) return undefined
-    const scope = this.scopeFor(agent)
-    // Under stable loading found tools stay searchable (their definitions may have been compacted
-    // away), but a prefetch nobody asked for does not send a definition the Agent already has.
-    const found = this.loading.active ? [...state.selected].filter(coreTakesName) : []
-    const prefetched = prefetchFor(claimed, count, agent.session, found.length === 0 ? scope : { ...scope, exclude: [...scope.exclude, ...found] })
-    return prefetched.then((names) => {
+    return this.scopeFor(agent).then(async (scope) => {
+      // Under stable loading found tools stay searchable (their definitions may have been
+      // compacted away), but a prefetch nobody asked for does not send a definition the Agent
+      // already has.
+      const found = this.loading.active ? [...state.selected].filter(coreTakesName) : []
+      const names = await prefetchFor(claimed, count, agent.session, found.length === 0 ? scope : { ...scope, exclude: [...scope.exclude, ...found] })
       state.select(names, 'prefetch')
       if (this.loading.active) this.loading.owe(agent, names)
     })
@@ -216,15 +216,15 @@ export class ToolSearchRuntime {
     return message === undefined ? [] : [message]
   }
 
-  private search({ agent, query, limit }: SearchRequest): ReturnType<typeof answerSearch> {
-    return answerSearch(query, limit, this.scopeFor(agent))
+  private async search({ agent, query, limit }: SearchRequest): ReturnType<typeof answerSearch> {
+    return answerSearch(query, limit, await this.scopeFor(agent))
   }
 
   /** What a search from `agent` ranks, and what it knows about the catalog. */
-  private scopeFor(agent: Agent | undefined): SearchScope {
+  private async scopeFor(agent: Agent | undefined): Promise<SearchScope> {
     const state = agent === undefined ? undefined : this.agents.stateOf(agent)
     const registered = this.catalogs.registeredFor(agent)
-    const catalog = this.catalogs.catalogOf(agent, registered)
+    const catalog = await this.catalogs.catalogOf(agent, registered)
     return {
       index: catalog.index,
       // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
@@ -235,7 +235,7 @@ export class ToolSearchRuntime {
       ...(this.loading.active
         ? { define: hits => this.loading.define(agent, registered, hits.map(hit => hit.name), new Map(hits.map(hit => [hit.name, hit.description]))) }
         : {}),
-      outline: () => this.offering.outline(agent, registered)?.data ?? catalog.index.outline({ exclude: this.offering.standing(registered) }),
+      outline: async () => (await this.offering.outline(agent, registered))?.data ?? catalog.index.outline({ exclude: this.offering.standing(registered) }),
     }
   }
 }

@@ -66,7 +66,7 @@ export class Offering {
   constructor(private readonly ctx: Context, private readonly deps: OfferingDeps) {}
 
   /** The assembly of one step of `agent`, filtered down to what the Agent is offered. */
-  filter(agent: Agent, state: AgentState, assembly: PromptAssembly): PromptAssembly {
+  async filter(agent: Agent, state: AgentState, assembly: PromptAssembly): Promise<PromptAssembly> {
     // With an SDK section (code/both) the registry is read directly: under `code` the assembly
     // lists only `run_code`. Otherwise the assembly's own list is the scope's registered set.
     // A stable result carries a found tool's guidance, which the filter takes out of the prompt.
@@ -74,7 +74,7 @@ export class Offering {
     this.assemblies.set(agent, last)
     const registered = this.deps.catalogs.registeredFor(agent, last.presentation === 'native' ? assembly.tools : undefined)
     const rule = offerRule(this.deps.policy(), state.selected, this.defers(agent, registered))
-    const outline = this.outline(agent, registered)?.text ?? ''
+    const outline = (await this.outline(agent, registered))?.text ?? ''
     const filtered = filterAssembly(assembly, {
       registered: registered.names,
       offers: name => rule.offers(name),
@@ -127,9 +127,9 @@ export class Offering {
    * neither the selection nor the turn's deferral, so the description stays the same from step
    * to step. Undefined when the catalog cannot be indexed; the description then goes without it.
    */
-  outline(agent: Agent | undefined, registered: RegisteredTools): AgentOutline | undefined {
+  async outline(agent: Agent | undefined, registered: RegisteredTools): Promise<AgentOutline | undefined> {
     try {
-      const catalog = this.deps.catalogs.catalogOf(agent, registered)
+      const catalog = await this.deps.catalogs.catalogOf(agent, registered)
       const key = `${catalog.key}\n${this.deps.policy().key}`
       const kept = agent === undefined ? undefined : this.outlines.get(agent)
       if (kept?.key === key) return kept

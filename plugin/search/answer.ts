@@ -42,7 +42,7 @@ export interface SearchScope {
   /** A registered tool's parameter schema (for `discover:`). */
   readonly parametersOf: (name: string) => JsonValue | undefined
   /** The deferred tools in outline. */
-  readonly outline: () => CatalogOutline
+  readonly outline: () => Promise<CatalogOutline>
   /** Under `loading: stable`, the definitions a result carries for the tools it loads. */
   readonly define?: (hits: readonly SearchHit[]) => PayloadDefinitions
 }
@@ -69,7 +69,7 @@ export async function answerSearch(query: string, limit: number, scope: SearchSc
   if (discovered !== undefined) {
     const tools = hits.map((hit): PayloadTool => withParameters(hit, scope.parametersOf(hit.name)))
     const payload: ToolSearchPayload = { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, discover: true, tools }
-    return tools.length > 0 ? payload : { ...payload, ...nextMove(false, answer, scope) }
+    return tools.length > 0 ? payload : { ...payload, ...await nextMove(false, answer, scope) }
   }
   // The leader cut is stable loading's: there a search breaks no cache, so loading fewer keeps the
   // conversation small; under native each search that loads tools bills the conversation again,
@@ -81,7 +81,7 @@ export async function answerSearch(query: string, limit: number, scope: SearchSc
     const cut = shown.length > 0 ? { note: CUT_NOTE, candidates: shown } : {}
     return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, ...stable, tools: loaded, ...cut }
   }
-  return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: [], ...nextMove(hits.length > 0, answer, scope) }
+  return { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: [], ...await nextMove(hits.length > 0, answer, scope) }
 }
 
 /**
@@ -131,8 +131,8 @@ function withParameters(hit: SearchHit, parameters: JsonValue | undefined): Payl
  * @param answer - the core's next move: the candidates (the weak matches, and in a hybrid index
  *   the nearest others by meaning) and the names spelled like the query.
  */
-function nextMove(matched: boolean, answer: SearchAnswer, scope: SearchScope): Partial<ToolSearchPayload> {
-  const outline = scope.outline()
+async function nextMove(matched: boolean, answer: SearchAnswer, scope: SearchScope): Promise<Partial<ToolSearchPayload>> {
+  const outline = await scope.outline()
   const candidates = answer.candidates ?? []
   const nearest = answer.nearest ?? []
   const found = matched

@@ -95,21 +95,21 @@ export class Catalogs {
   }
 
   /** The Agent's index for the current catalog generation, kept for it. */
-  catalogOf(agent: Agent | undefined, registered: RegisteredTools): AgentCatalog {
+  async catalogOf(agent: Agent | undefined, registered: RegisteredTools): Promise<AgentCatalog> {
     const kept = agent === undefined ? undefined : this.catalogs.get(agent)
-    const catalog = kept?.generation === registered.generation ? kept : this.build(registered)
+    const catalog = kept?.generation === registered.generation ? kept : await this.build(registered)
     if (agent !== undefined) this.catalogs.set(agent, catalog)
     return catalog
   }
 
-  private build(registered: RegisteredTools): AgentCatalog {
+  private async build(registered: RegisteredTools): Promise<AgentCatalog> {
     const policy = this.rules.policy()
     const corpus = buildCorpus(registered.tools, name => policy.searchable(name))
     for (const name of corpus.skipped) {
       this.log.warn(`tool ${name} is left out of the search catalog: its schema is not JSON-serializable`)
     }
     const ranking = this.rules.ranking()
-    const index = this.indexes.index(corpus, ranking)
+    const index = await this.indexes.index(corpus, ranking)
     // An oversized catalog is still searched; the index says what it left out (see
     // docs/limits.md), or that the model package could not be read and searches are lexical.
     for (const warning of index.warnings) this.log.warn(warning)

@@ -51,11 +51,13 @@ export function buildCorpus(tools: Iterable<ToolSchema>, searchable: (name: stri
 
 /**
  * Native indexes by corpus content and ranking. An index is built the first time a corpus is
- * searched and reused by every later search of an equal corpus with the same ranking, whichever
- * Agent asks; building a new one drops the indexes no attached Agent uses any more.
+ * searched, off JavaScript's thread (`fromJsonAsync`: a hybrid build embeds every tool with the
+ * word table), and reused by every later search of an equal corpus with the same ranking,
+ * whichever Agent asks, a build under way included; building a new one drops the indexes no
+ * attached Agent uses any more.
  */
 export class IndexCache {
-  private readonly indexes = new Map<string, ToolIndex>()
+  private readonly indexes = new Map<string, Promise<ToolIndex>>()
 
   /** @param inUse - the index keys (see {@link IndexCache.key}) attached Agents currently hold. */
   constructor(private readonly inUse: () => Iterable<string>) {}
@@ -69,16 +71,20 @@ export class IndexCache {
    * @param corpus - the corpus to search.
    * @param ranking - `auto`: the core's default (hybrid when the model package is installed);
    *   `lexical`: BM25F alone.
-   * @returns its index, built now only if no equal corpus was indexed with that ranking before.
+   * @returns its index, built now only if no equal corpus was indexed with that ranking before;
+   *   a build that fails is not kept, so the next search tries again.
    */
-  index(corpus: Corpus, ranking: Ranking): ToolIndex {
+  index(corpus: Corpus, ranking: Ranking): Promise<ToolIndex> {
     const key = IndexCache.key(corpus, ranking)
     const cached = this.indexes.get(key)
     if (cached !== undefined) return cached
-    const index = ToolIndex.fromJson(corpus.json, ranking === 'lexical' ? { ranking: 'lexical' } : undefined)
+    const index = ToolIndex.fromJsonAsync(corpus.json, ranking === 'lexical' ? { ranking: 'lexical' } : undefined)
     const keep = new Set(this.inUse())
     for (const held of this.indexes.keys()) if (!keep.has(held)) this.indexes.delete(held)
     this.indexes.set(key, index)
+    index.catch(() => {
+      if (this.indexes.get(key) === index) this.indexes.delete(key)
+    })
     return index
   }
 }

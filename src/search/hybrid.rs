@@ -396,6 +396,22 @@ mod tests {
         );
     }
 
+    /// A tool's semantic part is its similarity over the query's best: a tool no nearer the query
+    /// than any other (here one pointing where no query word does) joining the catalog moves no
+    /// other tool's, where a scale from the least similar tool to the most moved every one.
+    #[test]
+    fn an_unrelated_tool_joining_the_catalog_moves_no_semantic_part() {
+        let part = |catalog: &str, query: &str, name: &str| {
+            Searcher::new(&hybrid(catalog)).explain(query, name).unwrap().semantic.unwrap().part
+        };
+        let joined = CATALOG.replace('[', r#"[{"name": "zebra", "description": "A zebra."},"#);
+        for query in ["rain forecast and an issue", "open an issue", "money for a bug report"] {
+            for name in ["get_forecast", "convert_currency", "create_issue", "list_issues"] {
+                assert_eq!(part(CATALOG, query, name), part(&joined, query, name), "{query}: {name}");
+            }
+        }
+    }
+
     #[test]
     fn explain_splits_a_hybrid_score_into_its_parts() {
         let index = hybrid(CATALOG);
