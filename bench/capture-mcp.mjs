@@ -13,10 +13,10 @@
 // a path) just to start is given a dummy one: `--env NAME=value` and `--arg value`, repeatable,
 // or `env` and `args` in a `--list` file (`[{server, package, bin?, env?, args?}]`, each recorded
 // in turn; a server that fails is reported and skipped). `--out` names the folder written to
-// (catalogs/mcp by default); `--permissive` records only MIT, Apache-2.0, BSD and ISC packages
+// (catalogs/mcp by default); `--only-missing` skips a listed server already recorded there; `--permissive` records only MIT, Apache-2.0, BSD and ISC packages
 // (a list always does).
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -33,6 +33,7 @@ const { values } = parseArgs({
     list: { type: 'string' },
     out: { type: 'string' },
     permissive: { type: 'boolean', default: false },
+    'only-missing': { type: 'boolean', default: false },
   },
 })
 if (!values.list && (!values.server || !values.package)) {
@@ -51,6 +52,7 @@ if (values.list) {
   const servers = JSON.parse(readFileSync(values.list, 'utf8'))
   let failed = 0
   for (const server of servers) {
+    if (values['only-missing'] && existsSync(join(outDir, `${server.server}.json`))) continue
     try {
       await capture({ ...server, env: server.env ?? {}, args: server.args ?? [], permissive: true })
     } catch (error) {
@@ -77,6 +79,12 @@ async function capture(spec) {
     const name = spec.package.replace(/(?<=.)@[^@]*$/, '')
     const dir = join(work, 'node_modules', name)
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+    // "SEE LICENSE IN <file>" names the licence by its text: the file's heading says which.
+    const seeFile = typeof manifest.license === 'string' ? /^SEE LICEN[CS]E IN (.+)$/.exec(manifest.license)?.[1] : undefined
+    if (seeFile !== undefined && existsSync(join(dir, seeFile))) {
+      const heading = readFileSync(join(dir, seeFile), 'utf8').slice(0, 400)
+      manifest.license = /Apache License[\s\S]*Version 2\.0/.test(heading) ? 'Apache-2.0' : /MIT License|Permission is hereby granted, free of charge/.test(heading) ? 'MIT' : manifest.license
+    }
     if (spec.permissive && !permissive(manifest.license)) throw new Error(`licence ${JSON.stringify(manifest.license)} is not permissive; not recorded`)
     const bins = typeof manifest.bin === 'string' ? { [manifest.name]: manifest.bin } : manifest.bin ?? {}
     const bin = spec.bin === undefined ? Object.values(bins)[0] : bins[spec.bin]
