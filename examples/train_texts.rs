@@ -28,7 +28,8 @@ fn main() {
     for (number, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.expect("standard input is UTF-8 text");
         let json = Json::parse(&line).unwrap_or_else(|e| panic!("line {}: not JSON: {e}", number + 1));
-        let items: Vec<&str> = json.items(json.root()).unwrap_or(&[]).iter().filter_map(|&item| json.str_of(item)).collect();
+        let items: Vec<&str> =
+            json.items(json.root()).unwrap_or(&[]).iter().filter_map(|&item| json.str_of(item)).collect();
         let text = match items.as_slice() {
             ["tool", name, description] => {
                 // As `semantic::contextual::tool_text` builds it.
