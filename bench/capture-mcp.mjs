@@ -57,7 +57,7 @@ if (values.list) {
       await capture({ ...server, env: server.env ?? {}, args: server.args ?? [], permissive: true })
     } catch (error) {
       failed++
-      console.error(`${server.server} (${server.package}): ${error instanceof Error ? error.message : error}`)
+      console.error(`${server.server} (${server.package}): ${error instanceof Error ? error.message : String(error)}`)
     }
   }
   console.log(`${servers.length - failed} of ${servers.length} servers recorded`)
@@ -68,7 +68,7 @@ if (values.list) {
 
 /**
  * Installs one server, lists its tools and writes its record.
- * @param {{server: string, package: string, bin?: string, env: Record<string, string>, args: string[], permissive: boolean}} spec
+ * @param {{server: string, package: string, bin?: string | undefined, env: Record<string, string>, args: string[], permissive: boolean}} spec
  */
 async function capture(spec) {
   const work = mkdtempSync(join(tmpdir(), 'dsh-tool-search-mcp-'))
@@ -116,8 +116,10 @@ async function capture(spec) {
  * One stdio session: the server's identity and every page of its tool list.
  * @param {string} command
  * @param {string[]} args
+ * @param {Record<string, string>} [env] - added to this process's environment
+ * @param {string} [cwd]
  */
-async function listTools(command, args, env = {}, cwd = undefined) {
+async function listTools(command, args, env = {}, cwd) {
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, ...env }, cwd })
   child.stdin.on('error', () => {}) // a server that exits early closes its input
   const pending = new Map()
