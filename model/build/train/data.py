@@ -126,9 +126,9 @@ def parameter_purposes(schema):
     return out
 
 
-def mcp_servers():
+def mcp_servers(only=None):
     for file in sorted(os.listdir(MCP)):
-        if not file.endswith('.json') or file == 'servers.json':
+        if not file.endswith('.json') or file == 'servers.json' or only is not None and file[:-5] not in only:
             continue
         with open(os.path.join(MCP, file), encoding='utf-8') as f:
             record = json.load(f)
@@ -182,10 +182,10 @@ def labelled(builder, export):
     return counts
 
 
-def mcp(builder):
+def mcp(builder, only=None, keep_shared=False):
     counts = Counter()
     licences = {}
-    for server, record in mcp_servers():
+    for server, record in mcp_servers(only):
         pool = f'mcp:{server}'
         licences[server] = record['source']['license']
         made = []
@@ -194,7 +194,8 @@ def mcp(builder):
         seen = Counter()
         for tool in record['tools']:
             description = ' '.join((tool.get('description') or '').split())
-            seen.update(set(sentences(description)) | set(parameter_purposes(tool.get('inputSchema'))))
+            if not keep_shared:
+                seen.update(set(sentences(description)) | set(parameter_purposes(tool.get('inputSchema'))))
         for tool in record['tools']:
             name = f'mcp__{server}__{tool["name"]}'
             description = ' '.join((tool.get('description') or '').split())
@@ -209,7 +210,7 @@ def mcp(builder):
                 else:
                     positive = whole
                 made.append(('description', sentence, positive, whole))
-            for purpose in [p for p in parameter_purposes(tool.get('inputSchema')) if seen[p] == 1][:3]:
+            for purpose in [p for p in parameter_purposes(tool.get('inputSchema')) if seen[p] <= 1][:3]:
                 made.append(('parameter', purpose, whole, whole))
         # Description sentences first, then parameters, each server's pairs at most PER_SERVER, in
         # the tools' order.
@@ -329,10 +330,17 @@ def write_readme(counts):
 
 
 def main():
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--servers', help='make pairs of these recorded servers only (comma-separated; all by default)')
+    parser.add_argument('--keep-shared', action='store_true',
+                        help="keep sentences several of a server's tools share (the first data set did)")
+    args = parser.parse_args()
+    only = set(args.servers.split(',')) if args.servers else None
     export = eval_sets()
     builder = Builder()
     labelled_counts = labelled(builder, export)
-    mcp_counts, licences = mcp(builder)
+    mcp_counts, licences = mcp(builder, only, args.keep_shared)
     write_readme(mcp_counts)
     rendered, dictionary_words = renderings(builder)
     # Every text as the crate makes it.
