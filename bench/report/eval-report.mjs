@@ -38,7 +38,8 @@ export function evalLines({ defaultRanking, sets }) {
       + 'no ranking choice looks at; **all** is a source kept whole: BFCL live checks the BFCL dev set, AgentDojo is the '
       + 'source held out entirely (in the union its requests count as held). '
       + bilingualSentence(sets)
-      + 'None of these sets trains the semantic model. '
+      + 'Only the dev parts train the semantic model\'s transformer (BFCL dev, tau2-bench, ToolTalk, tau2 banking and the bilingual set; [model.md](model.md#how-the-transformer-was-trained)); '
+      + 'no held part and neither source kept whole does. '
       + 'R@k is the share of a request\'s relevant tools in the first k results, NDCG@10 has binary gain; exact name is '
       + 'Recall@1 of every catalog tool searched by its own name. '
       + '**Loaded** is the tools a `tool_search` for the request loads, per search, under the plugin\'s rule at its default '

@@ -92,12 +92,14 @@ def table(forms, matrix, wordpiece):
     return terms, rows
 
 
-def arguments(doc, output):
-    """The command line of a model build (`--check`, `--cache`), with the cache made, and the
-    pinned inputs."""
+def arguments(doc, output, extra=None):
+    """The command line of a model build (`--check`, `--cache`, and what `extra` adds to the
+    parser), with the cache made, and the pinned inputs."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--check', action='store_true', help=f'compare with {os.path.relpath(output, REPO)} instead of writing it')
     parser.add_argument('--cache', default=os.path.join(os.path.expanduser('~'), '.cache', 'dsh-tool-search', 'model-build'))
+    if extra is not None:
+        extra(parser)
     args = parser.parse_args()
     os.makedirs(args.cache, exist_ok=True)
     with open(os.path.join(HERE, 'inputs.json'), encoding='utf-8') as f:
@@ -120,6 +122,14 @@ def main():
     data = modelfile.encode(terms, rows)
     print(f'build: {len(texts)} corpus texts, {len(terms)} terms, {rows.shape[1]} values each; {len(data)} bytes')
     settle('build', data, OUTPUT, inputs['output']['sha256'], 'output', args.check)
+
+
+def check_sha(label, data, recorded, key):
+    """Stops unless `data` has the sha256 inputs.json records under `key`."""
+    checksum = hashlib.sha256(data).hexdigest()
+    if checksum != recorded:
+        sys.exit(f'{label}: inputs.json records sha256 {recorded} ("{key}"); this gives {checksum}')
+    print(f'{label}: sha256 {checksum}, as inputs.json records ("{key}")')
 
 
 def settle(label, data, output, recorded, key, check):

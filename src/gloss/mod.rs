@@ -234,6 +234,13 @@ impl Glossary {
         self.checksum
     }
 
+    /// `text` as the semantic models read it: each CJK run in its content words' first meanings
+    /// ([`reading`]). For tools outside the core that need the very text a query is embedded
+    /// from, such as the encoder's training data (`examples/train_texts.rs`).
+    pub fn reading<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        reading(self, text)
+    }
+
     /// What a lookup of `text` finds: a word, a start of words, or nothing.
     pub(crate) fn lookup(&self, text: &str) -> Lookup {
         let text = text.as_bytes();

@@ -1,0 +1,42 @@
+// The encoder's training data (model/build/train/): the Python copy of the part rule agrees with
+// bench/lib/eval-metrics.mjs on every request id, and the committed pairs hold no request of a held
+// part and nothing of the sources kept whole as held-out (BFCL live, AgentDojo).
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { isHeldBack } from '../../bench/lib/eval-metrics.mjs'
+import { evalSets } from '../../bench/lib/eval-sets.mjs'
+
+const root = new URL('../../', import.meta.url)
+const python = spawnSync('python3', ['--version']).status === 0
+
+interface Pair { source: string; kind: string; id: string; split: string; positives: string[] }
+const pairs: Pair[] = readFileSync(new URL('model/build/train/pairs.jsonl', root), 'utf8')
+  .split('\n').filter(Boolean).map(line => JSON.parse(line))
+const pairOf = new Map<string, string>(readFileSync(new URL('bench/data/bilingual/queries.jsonl', root), 'utf8')
+  .split('\n').filter(Boolean).map(line => JSON.parse(line)).map(({ id, pair }: { id: string; pair: string }) => [id, pair]))
+
+describe('the training data', () => {
+  it.runIf(python)('parts.py gives every request of every set the part isHeldBack gives it', () => {
+    const sets = evalSets().map(({ id, whole, requests }) => ({ id, whole, catalog: [], requests }))
+    const bilingualPairs = [...pairOf].map(([id, pair]) => ({ id, pair, held: isHeldBack(pair) }))
+    const run = spawnSync('python3', ['model/build/train/parts.py', '--check-stdin'], {
+      cwd: root, input: JSON.stringify({ sets, bilingualPairs }), encoding: 'utf8',
+    })
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    expect(run.stdout).toMatch(/agrees with the JavaScript one on all \d{4,} ids/)
+  })
+
+  it('draws labelled requests from dev parts only, and nothing from BFCL live or AgentDojo', () => {
+    const labelled = pairs.filter(pair => !pair.source.startsWith('mcp:'))
+    expect(labelled.length).toBeGreaterThan(1000)
+    for (const pair of labelled) {
+      expect(['bfcl', 'tau2-bench', 'tooltalk', 'tau2-banking', 'bilingual-en', 'bilingual-zh']).toContain(pair.source)
+      const id = pair.id.replace(/:zh$/, '')
+      const key = pair.source.startsWith('bilingual') ? pairOf.get(id) : id
+      expect(key, pair.id).toBeDefined()
+      expect(isHeldBack(key ?? ''), pair.id).toBe(false)
+    }
+  })
+})
