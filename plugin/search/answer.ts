@@ -86,14 +86,16 @@ export async function answerSearch(query: string, limit: number, scope: SearchSc
 
 /**
  * What a search (not `discover:`) loads and what it only shows. A `select:` query loads every
- * tool it names; otherwise nothing loads unless the best hit is the tool the query names exactly
- * or reaches {@link WEAK_MATCH_FLOOR}, and then only the leaders do.
+ * tool it names, and a query that is one tool's exact name loads that tool alone: both ask for
+ * named tools, so the rest of the catalog's scores have no say. Otherwise nothing loads unless the
+ * best hit reaches {@link WEAK_MATCH_FLOOR}, and then only the leaders do.
  * @param query - the ranked query.
  * @param answer - its matches, best first, with their strengths (`ToolIndex.answerAsync`).
  * @param share - the leaders' least share of the best score (the benchmark tries others).
  */
 export function searchLoads(query: string, answer: Pick<SearchAnswer, 'hits' | 'strengths'>, share = LEADER_SHARE): Leaders {
   if (namesTools(query)) return { loaded: answer.hits, shown: [] }
+  if (namedExactly(query, answer, 0)) return { loaded: answer.hits.slice(0, 1), shown: answer.hits.slice(1) }
   return strong(query, answer, 0) ? leaders(answer.hits, share) : { loaded: [], shown: answer.hits }
 }
 
@@ -110,7 +112,12 @@ export function strongHits(query: string, answer: Pick<SearchAnswer, 'hits' | 's
 
 /** Whether the answer's hit at `at` is the tool the query names exactly, or matches it as strongly as the floor. */
 function strong(query: string, answer: Pick<SearchAnswer, 'hits' | 'strengths'>, at: number): boolean {
-  return answer.hits[at]?.name === query.trim() || (answer.strengths[at] ?? 0) >= WEAK_MATCH_FLOOR
+  return namedExactly(query, answer, at) || (answer.strengths[at] ?? 0) >= WEAK_MATCH_FLOOR
+}
+
+/** Whether the answer's hit at `at` is the tool the query names exactly. */
+function namedExactly(query: string, answer: Pick<SearchAnswer, 'hits'>, at: number): boolean {
+  return answer.hits[at]?.name === query.trim()
 }
 
 /** The rest of a `discover:` query, or undefined for any other query. */

@@ -4,8 +4,8 @@
  * definition in the conversation under `stable`), and a long list also dilutes the model's
  * choice. So a hit whose score falls below {@link LEADER_SHARE} of the best hit's is shown, not
  * loaded: it stays in the result as a candidate the model can still load by name. A `select:`
- * query is not cut: it loads what it names (`searchLoads` in answer.ts); a tool's exact name is
- * the best hit, so it loads, and hits far below it are shown.
+ * query is not cut: it loads what it names (`searchLoads` in answer.ts); nor is a query that is a
+ * tool's exact name: that tool loads alone, and every other hit is shown.
  */
 
 import type { SearchHit } from '../host/native.ts'
