@@ -107,7 +107,7 @@ impl Contextual {
         let ids = self.wordpiece.ids(text, max + 1);
         let vector: Option<Arc<[f32]>> = (ids.len() <= max && ids.len() > 2).then(|| {
             self.passes.fetch_add(1, Ordering::Relaxed);
-            self.encoder.embed_ids(&ids).into()
+            self.encoder.embed_ids_now(&ids).into()
         });
         let mut queries = lock();
         if queries.len() == REMEMBERED_QUERIES {

@@ -108,9 +108,7 @@ impl Quantized {
         for (row, bytes) in x.chunks_exact(width).zip(self.bytes.chunks_exact_mut(width)) {
             for run in runs(width) {
                 let (values, bytes) = (&row[run.clone()], &mut bytes[run]);
-                // min and max are exact in any order, so these are the same however they vectorise.
-                let low = values.iter().fold(f32::INFINITY, |low, &v| low.min(v));
-                let high = values.iter().fold(f32::NEG_INFINITY, |high, &v| high.max(v));
+                let (low, high) = range(values);
                 let (step, inverse) =
                     if high > low { ((high - low) / STEPS, STEPS / (high - low)) } else { (0.0, 0.0) };
                 self.steps.push(step);
@@ -136,6 +134,30 @@ impl Quantized {
         &self.steps[t * runs..][..runs]
     }
 }
+
+/// The least and the greatest of `values`, taken in [`RANGE_LANES`] lanes and then across them:
+/// a single chain of `min`s waits on each one before the next, and min and max are exact in any
+/// order, so the lanes give the same two values.
+#[inline(always)]
+fn range(values: &[f32]) -> (f32, f32) {
+    let mut low = [f32::INFINITY; RANGE_LANES];
+    let mut high = [f32::NEG_INFINITY; RANGE_LANES];
+    let (chunks, rest) = values.as_chunks::<RANGE_LANES>();
+    for chunk in chunks {
+        for ((low, high), &v) in low.iter_mut().zip(&mut high).zip(chunk) {
+            *low = low.min(v);
+            *high = high.max(v);
+        }
+    }
+    for &v in rest {
+        low[0] = low[0].min(v);
+        high[0] = high[0].max(v);
+    }
+    (low.into_iter().fold(f32::INFINITY, f32::min), high.into_iter().fold(f32::NEG_INFINITY, f32::max))
+}
+
+/// Lanes of [`range`]: one 256-bit register of floats.
+const RANGE_LANES: usize = 8;
 
 /// Which loop computes the sums; all give the same bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
