@@ -37,7 +37,7 @@ pub(super) fn run(how: Sums, weights: &Weights, ids: &[u32], unknown: u32, threa
 }
 
 /// Checks of the line before a wait sleeps: some tens of microseconds.
-const SPINS: usize = 20_000;
+const SPINS: usize = 1_000;
 
 /// Tokens below which a pass stays on one thread: too few to repay starting another.
 const SPLIT_FROM: usize = 8;
