@@ -7,9 +7,12 @@
 //   ready-probe.mjs <catalog.json>
 import { readFileSync } from 'node:fs'
 import { ToolIndex } from '../../index.js'
+import { keepAlive } from './timing.mjs'
 
 const [file = ''] = process.argv.slice(2)
 const json = readFileSync(file, 'utf8')
 const start = performance.now()
-await ToolIndex.fromJson(json, { ranking: 'hybrid' }).ready()
+const index = ToolIndex.fromJson(json, { ranking: 'hybrid' })
+await index.ready()
+keepAlive(index)
 console.log(JSON.stringify({ readyMs: performance.now() - start }))

@@ -1,7 +1,8 @@
 //! The one background worker that fills hybrid indexes' transformer vectors (`tool_vectors`)
 //! off the caller's thread, newest index first: a host that rebuilds its index whenever its tools
-//! change (an MCP server connecting) keeps at most one core busy, and an index dropped before its
-//! turn costs nothing. With a cache directory named (`disk_cache`) the worker looks there first
+//! change (an MCP server connecting) keeps one pass at a time busy (on two threads, at the core's
+//! lowered priority, so the host's thread gets a core first), and an index dropped before its turn
+//! costs nothing. With a cache directory named (`disk_cache`) the worker looks there first
 //! for the texts the process has no vector of, and files there every vector it does not find,
 //! those searches made included, so that the next process need not make them again.
 

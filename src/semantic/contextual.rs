@@ -87,9 +87,11 @@ impl Contextual {
         fnv1a(&bits)
     }
 
-    /// A tool's unit-length vector, from its first [`MAX_TOKENS`] tokens.
+    /// A tool's unit-length vector, from its first [`MAX_TOKENS`] tokens. Its pass takes two
+    /// threads, as a query's does; the background worker's run at the core's lowered priority
+    /// (`priority`), so a busy host still gets its cores first.
     pub(crate) fn embed(&self, text: &str) -> Vec<f32> {
-        self.encoder.embed_ids(&self.wordpiece.ids(text, self.max_tokens()))
+        self.encoder.embed_ids_now(&self.wordpiece.ids(text, self.max_tokens()))
     }
 
     /// A query's unit-length vector; `None` for a query longer than [`MAX_TOKENS`] or without a
