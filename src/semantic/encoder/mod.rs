@@ -20,6 +20,8 @@ mod math;
 
 use std::fmt;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::LazyLock;
 
 use super::model::{read_file, ModelError};
 use int8::Sums;
@@ -92,10 +94,30 @@ impl Encoder {
         forward::run(Sums::detect(), &self.weights, ids, self.unknown, 1)
     }
 
-    /// [`Encoder::embed_ids`] on two threads, for a vector someone waits for (a query's): the same
-    /// bits in about half the time, when the CPU has a core to spare.
+    /// [`Encoder::embed_ids`] on two threads when the CPU has a core to spare, for a vector
+    /// someone waits for: the same bits in about half the time. With as many passes in flight as
+    /// the cores can take two threads each, it takes one: the cores are busy already, and the
+    /// second thread would only add its hand-offs.
     pub fn embed_ids_now(&self, ids: &[u32]) -> Vec<f32> {
-        forward::run(Sums::detect(), &self.weights, ids, self.unknown, 2)
+        let others = IN_FLIGHT.fetch_add(1, Ordering::AcqRel);
+        let _done = InFlight;
+        let threads = if (others + 1) * 2 <= *CORES { 2 } else { 1 };
+        forward::run(Sums::detect(), &self.weights, ids, self.unknown, threads)
+    }
+}
+
+/// Passes of [`Encoder::embed_ids_now`] running now, in every thread of the process.
+static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+
+/// The cores the process may use (1 where the system will not say).
+static CORES: LazyLock<usize> = LazyLock::new(|| std::thread::available_parallelism().map_or(1, usize::from));
+
+/// Counts a pass out of [`IN_FLIGHT`] when it ends, a panic included.
+struct InFlight;
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
