@@ -1,6 +1,6 @@
 //! The transformer's tool vectors on disk, keyed by their text, so that a new process (DSH
 //! started again, the command line run again) has the vectors of every tool it has embedded
-//! before at once, where embedding 1,000 tools takes the background worker a quarter of a minute.
+//! before at once, where embedding 1,000 tools takes the background worker seconds.
 //!
 //! One file per way of embedding in the directory the host names (`vectors-<fingerprint>.bin`):
 //! a header, then fixed-size records appended as the worker embeds. Only the worker reads and
