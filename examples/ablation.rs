@@ -62,7 +62,8 @@ mod ablation {
             off("table: whole query only", |p| p.semantic_whole = 1.0),
             off("no name agreement", |p| p.agreement_weight = 0.0),
             off("no gloss", |p| p.gloss_weight = 0.0),
-            off("semantic: transformer only", |p| p.contextual_share = 1.0),
+            off("semantic: half table, half transformer", |p| p.contextual_share = 0.5),
+            off("semantic weight 0.5 (half of a score)", |p| p.semantic_weight = 0.5),
             off("transformer over every tool (no candidate bound)", |p| p.contextual_candidates = usize::MAX),
             Variant {
                 name: "semantic: table only",
