@@ -65,6 +65,7 @@ mod ablation {
             off("semantic: half table, half transformer", |p| p.contextual_share = 0.5),
             off("semantic weight 0.5 (half of a score)", |p| p.semantic_weight = 0.5),
             off("transformer over every tool (no candidate bound)", |p| p.contextual_candidates = usize::MAX),
+            off("only the table lets unmatched tools in", |p| p.contextual_floor = f64::INFINITY),
             Variant {
                 name: "semantic: table only",
                 params: shipped(),

@@ -8,9 +8,10 @@
 //! which decides what a confident search loads. A compound query's similarity also looks at each
 //! request on its own (a tool keeps its best), so a long task description does not blur into one
 //! average vector. Tools no query word matches take part too (that is what the signal is for)
-//! when they are similar enough to count as matches; the others can only fill the places a short
-//! page leaves ([`Blend::unmatched`]). A rerank stage (see `agreement`) may add to a tool's
-//! semantic part; the blend then scales both parts so that a score stays within 0..=1.
+//! when the table or the transformer finds them similar enough to count as matches; the others
+//! can only fill the places a short page leaves ([`Blend::unmatched`]). A rerank stage (see
+//! `agreement`) may add to a tool's semantic part; the blend then scales both parts so that a
+//! score stays within 0..=1.
 //!
 //! The transformer reads the query once and compares it with the best candidates the words and
 //! the table bring ([`candidates`]), whose vectors it makes itself where the background worker
@@ -32,6 +33,7 @@ const MAX_REQUESTS: usize = 32;
 pub(crate) struct Blend {
     weight: f64,
     floor: f64,
+    contextual_floor: f64,
     /// The transformer's share of the semantic part, when it took part.
     share: f64,
     /// The static table's similarity: what decides whether a tool no query word matches takes
@@ -116,6 +118,7 @@ impl Blend {
         Some(Blend {
             weight: params.semantic_weight,
             floor: params.semantic_floor,
+            contextual_floor: params.contextual_floor,
             share,
             similarity,
             table,
@@ -134,10 +137,16 @@ impl Blend {
     }
 
     /// Whether a tool takes part in the ranking: every lexical match, and every other tool at
-    /// least `semantic_floor` similar. With required (`+word`) terms only lexical matches
+    /// least `semantic_floor` similar by the table or, among the transformer's candidates,
+    /// `contextual_floor` by the transformer. With required (`+word`) terms only lexical matches
     /// qualify, since they alone hold those terms.
     pub(crate) fn matches(&self, doc: DocId, lexical: f64, required: &[String]) -> bool {
-        lexical > 0.0 || (required.is_empty() && self.similarity[doc as usize] >= self.floor)
+        if lexical > 0.0 {
+            return true;
+        }
+        let near_by_table = self.similarity[doc as usize] >= self.floor;
+        let near_by_transformer = self.contextual_similarity(doc).is_some_and(|cosine| cosine >= self.contextual_floor);
+        required.is_empty() && (near_by_table || near_by_transformer)
     }
 
     /// The fused scores of every tool that takes part (see [`Self::matches`]).

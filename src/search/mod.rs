@@ -61,7 +61,7 @@ impl<'i> Searcher<'i> {
     /// [`Self::search`], with the page filled: in a hybrid index, when fewer than `limit` tools
     /// match, the nearest of the others by meaning take the places left, each with the score the
     /// blend gives it, and the page is ordered by score as before. A tool that fills a place is
-    /// not a match (it holds no query word and is less similar than the floor that lets a tool in
+    /// not a match (it holds no query word and is less similar than the floors that let a tool in
     /// on meaning alone), so it never pushes a matching tool off the page, though its score may
     /// place it above a weak one; it is what a reader of the page looks at next. In a small
     /// catalog a request put in other words often matches too few tools or none. A lexical

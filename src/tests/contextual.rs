@@ -203,3 +203,27 @@ fn ready_runs_once_every_vector_is_made_or_the_index_is_gone() {
     drop(dropped);
     assert!(ready.recv_timeout(std::time::Duration::from_secs(60)).is_ok());
 }
+
+#[test]
+fn a_tool_the_transformer_finds_near_takes_part_though_no_word_matches_it() {
+    // Tools described in Chinese, searched in English: no query word matches them. The word
+    // table's floor is raised out of reach here, so only the transformer's can let them in.
+    let catalog = r#"[
+        {"name": "recipes_by_category", "description": "根据分类查询菜谱，分类有: 甜品, 荤菜, 素菜, 汤"},
+        {"name": "recipe_details", "description": "根据菜谱名称查询完整详情，包括食材、步骤"},
+        {"name": "make_payment", "description": "Make a payment to a saved contact."},
+        {"name": "make_directory", "description": "Make a new directory in the workspace."},
+        {"name": "list_contacts", "description": "List the saved contacts."}
+    ]"#;
+    let query = "I'm craving something sweet, what desserts can I make?";
+    let ranked = |contextual_floor: f64| {
+        let params = Params { semantic_floor: f64::INFINITY, contextual_floor, ..Params::default() };
+        let model = SemanticModel { table: TABLE.clone(), contextual: Some(ENCODER.clone()), glossary: None };
+        let index = Index::from_catalog_ranked(catalog, params, Some(model)).unwrap();
+        index.wait_for_vectors();
+        top(&index, query, 5).into_iter().map(|(name, _)| name).collect::<Vec<_>>()
+    };
+    let shipped = ranked(Params::default().contextual_floor);
+    assert_eq!(shipped.first().map(String::as_str), Some("recipes_by_category"), "{shipped:?}");
+    assert_eq!(ranked(f64::INFINITY), ["make_directory", "make_payment"]);
+}
