@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Checks the hand-written training requests of written/<server>.jsonl against the recorded
+server mcp/<server>.json:
+
+    python3 model/build/train/check_written.py [SERVER ...]
+
+Each line: {"tool": a tool name of the server, "lang": "en" | "zh", "query": the request,
+"also": [other tools of the server that serve it as well, optional], "needs": [other tools of the
+server a task needs besides `tool`, optional]}. A request must not name
+its tool nor copy four words in a row from the tool's description, and a Chinese one must hold
+Chinese. Exits 1 with the reasons when a file breaks a rule, and prints what each file covers.
+"""
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MCP = os.path.join(HERE, 'mcp')
+WRITTEN = os.path.join(HERE, 'written')
+CJK = re.compile(r'[\u3400-\u9fff]')
+
+
+def words(text):
+    return re.findall(r'[a-z0-9]+', text.lower())
+
+
+def name_words(name):
+    spaced = re.sub(r'([a-z0-9])([A-Z])', r'\1 \2', name)
+    return [w for w in re.split(r'[^A-Za-z0-9]+', spaced.lower()) if w]
+
+
+def grams(seq, n):
+    return {tuple(seq[i:i + n]) for i in range(len(seq) - n + 1)}
+
+
+def check(server):
+    with open(os.path.join(MCP, f'{server}.json'), encoding='utf-8') as f:
+        tools = {t['name']: t for t in json.load(f)['tools']}
+    problems, seen, covered = [], set(), {}
+    path = os.path.join(WRITTEN, f'{server}.jsonl')
+    with open(path, encoding='utf-8') as f:
+        lines = [line for line in f if line.strip()]
+    for number, line in enumerate(lines, 1):
+        where = f'{server}.jsonl:{number}'
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            problems.append(f'{where}: not JSON ({e})')
+            continue
+        tool, lang, query = row.get('tool'), row.get('lang'), row.get('query')
+        also = row.get('also', []) + row.get('needs', [])
+        if tool not in tools:
+            problems.append(f'{where}: no tool {tool!r} on {server}')
+            continue
+        if lang not in ('en', 'zh') or not isinstance(query, str) or not query.strip():
+            problems.append(f'{where}: needs lang en|zh and a query')
+            continue
+        if not isinstance(also, list) or any(a not in tools or a == tool for a in also):
+            problems.append(f'{where}: "also" and "needs" must list other tools of {server}')
+        if (lang == 'zh') != bool(CJK.search(query)):
+            problems.append(f'{where}: lang {lang} but the query {"lacks" if lang == "zh" else "has"} Chinese')
+        if query in seen:
+            problems.append(f'{where}: repeated query')
+        seen.add(query)
+        name = name_words(tool)
+        if len(name) > 1 and ' '.join(name) in ' '.join(words(query)) or tool.lower() in query.lower():
+            problems.append(f'{where}: names its tool ({tool})')
+        copied = grams(words(query), 4) & grams(words(tools[tool].get('description') or ''), 4)
+        if copied:
+            problems.append(f'{where}: copies the description ({" ".join(sorted(copied)[0])})')
+        if len(query) > 600:
+            problems.append(f'{where}: longer than 600 characters')
+        covered.setdefault(tool, set()).add(lang)
+    missing = [t for t in tools if covered.get(t) != {'en', 'zh'}]
+    return problems, len(lines), len(tools), missing
+
+
+def main():
+    servers = sys.argv[1:] or sorted(f[:-6] for f in os.listdir(WRITTEN) if f.endswith('.jsonl'))
+    failed = False
+    for server in servers:
+        problems, lines, tools, missing = check(server)
+        print(f'{server}: {lines} requests, {tools - len(missing)} of {tools} tools in both languages')
+        if missing:
+            print(f'  without an English and a Chinese request: {", ".join(missing[:20])}{" ..." if len(missing) > 20 else ""}')
+        for p in problems:
+            print('  ' + p)
+        failed = failed or bool(problems)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == '__main__':
+    main()
