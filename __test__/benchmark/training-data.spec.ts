@@ -1,6 +1,8 @@
 // The encoder's training data (model/build/train/): the Python copy of the part rule agrees with
-// bench/lib/eval-metrics.mjs on every request id, and the committed pairs hold no request of a held
-// part and nothing of the sources kept whole as held-out (BFCL live, AgentDojo).
+// bench/lib/eval-metrics.mjs on every request id, the committed pairs hold no request of a held
+// part and nothing of the sources kept whole as held-out (BFCL live, AgentDojo), and the requests
+// written for the recorded MCP servers pass their checks, name none of the eval catalogs' servers
+// and train only outside the validation servers.
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
@@ -10,7 +12,7 @@ import { evalSets } from '../../bench/lib/eval-sets.mjs'
 const root = new URL('../../', import.meta.url)
 const python = spawnSync('python3', ['--version']).status === 0
 
-interface Pair { source: string; kind: string; id: string; split: string; positives: string[] }
+interface Pair { source: string; kind: string; id: string; split: string; pool: string; positives: string[] }
 const pairs: Pair[] = readFileSync(new URL('model/build/train/pairs.jsonl', root), 'utf8')
   .split('\n').filter(Boolean).map(line => JSON.parse(line))
 const pairOf = new Map<string, string>(readFileSync(new URL('bench/data/bilingual/queries.jsonl', root), 'utf8')
@@ -29,7 +31,7 @@ describe('the training data', () => {
   })
 
   it('draws labelled requests from dev parts only, and nothing from BFCL live or AgentDojo', () => {
-    const labelled = pairs.filter(pair => !pair.source.startsWith('mcp:'))
+    const labelled = pairs.filter(pair => !pair.source.startsWith('mcp:') && pair.kind !== 'written')
     expect(labelled.length).toBeGreaterThan(1000)
     for (const pair of labelled) {
       expect(['bfcl', 'tau2-bench', 'tooltalk', 'tau2-banking', 'bilingual-en', 'bilingual-zh']).toContain(pair.source)
@@ -38,5 +40,32 @@ describe('the training data', () => {
       expect(key, pair.id).toBeDefined()
       expect(isHeldBack(key ?? ''), pair.id).toBe(false)
     }
+  })
+
+  it.runIf(python)('holds written requests that pass check_written.py', () => {
+    const run = spawnSync('python3', ['model/build/train/check_written.py'], { cwd: root, encoding: 'utf8' })
+    expect(run.stdout).toMatch(/alibabacloud-devops: \d+ requests, 203 of 203 tools in both languages/)
+    expect(run.status, run.stdout).toBe(0)
+  })
+
+  it('points written requests only at recorded servers outside the eval catalogs, and trains none of the validation servers', () => {
+    const written = pairs.filter(pair => pair.kind === 'written')
+    expect(written.length).toBeGreaterThan(4000)
+    const evalServers = ['github', 'notion', 'playwright', 'howtocook', 'antd']
+    const validation = new Set<string>()
+    for (const pair of written) {
+      const server = pair.id.split(':')[1]
+      expect(evalServers).not.toContain(server)
+      for (const key of pair.positives) expect(key.split('\t')[1]).toMatch(new RegExp(`^mcp__${server}__`))
+      if (pair.split === 'val') {
+        validation.add(server)
+        expect(pair.pool).toBe('written')
+      } else {
+        expect(pair.split).toBe('train')
+      }
+    }
+    expect(validation.size).toBeGreaterThan(5)
+    const trainedServers = new Set(pairs.filter(pair => pair.split === 'train').map(pair => pair.pool.replace(/^mcp:/, '')))
+    for (const server of validation) expect(trainedServers.has(server), server).toBe(false)
   })
 })

@@ -49,6 +49,7 @@ import parts  # noqa: E402
 PAIRS = os.path.join(HERE, 'pairs.jsonl')
 TOOLS = os.path.join(HERE, 'tools.jsonl')
 MCP = os.path.join(HERE, 'mcp')
+WRITTEN = os.path.join(HERE, 'written')
 
 # Labelled sets whose dev parts train, with their licences (bench/data/*/README.md). BFCL live and
 # AgentDojo are held out whole and never read; the union repeats these sets' requests.
@@ -186,6 +187,8 @@ def mcp(builder, only=None, keep_shared=False):
     counts = Counter()
     licences = {}
     for server, record in mcp_servers(only):
+        if parts.is_validation_server(server):
+            continue
         pool = f'mcp:{server}'
         licences[server] = record['source']['license']
         made = []
@@ -222,6 +225,45 @@ def mcp(builder, only=None, keep_shared=False):
                          positives=[positive], canonical=whole, lang=lang)
             counts[(server, kind)] += 1
     return counts, licences
+
+
+def written(builder):
+    """The requests written by hand for the recorded servers' tools (written/<server>.jsonl,
+    checked by check_written.py), each pointing at its tool and at the siblings that serve it as
+    well (`also`); the tool's other siblings on its server are its hard negatives. The requests of
+    the validation servers (`parts.is_validation_server`) never train: they are ranked over every
+    recorded server's tools at once (the pool `written`), the scale a user with many servers
+    searches."""
+    import check_written
+    counts = Counter()
+    for file in sorted(os.listdir(WRITTEN)):
+        if not file.endswith('.jsonl'):
+            continue
+        server = file[:-6]
+        problems, _, _, _ = check_written.check(server)
+        assert not problems, problems
+        with open(os.path.join(MCP, f'{server}.json'), encoding='utf-8') as f:
+            record = json.load(f)
+        assert record['source']['package'] not in EVAL_SERVER_PACKAGES, server
+        validation = parts.is_validation_server(server)
+        pool = 'written' if validation else f'mcp:{server}'
+        key = {}
+        for tool in record['tools']:
+            key[tool['name']] = builder.tool(pool, server, f'mcp__{server}__{tool["name"]}', tool.get('description') or '')
+        with open(os.path.join(WRITTEN, file), encoding='utf-8') as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        for number, row in enumerate(rows):
+            lang = row['lang']
+            builder.pair(source=f'written-{lang}' if validation else f'written:{server}', licence='MIT (ours)', kind='written',
+                         split='val' if validation else 'train', pool=pool, id=f'written:{server}:{number}',
+                         raw=['query', row['query']], positives=[key[row['tool']], *(key[t] for t in row.get('also', []) + row.get('needs', []))], lang=lang)
+            counts[(lang, 'val' if validation else 'train')] += 1
+            counts[server] += 1
+    # The validation requests are ranked over every recorded server's tools.
+    for server, record in mcp_servers():
+        for tool in record['tools']:
+            builder.tool('written', server, f'mcp__{server}__{tool["name"]}', tool.get('description') or '')
+    return counts
 
 
 # English words a Chinese request leaves unsaid or that the glossary's reading drops anyway.
@@ -306,28 +348,32 @@ whose `license` is MIT, Apache-2.0, BSD or ISC are recorded; servers that failed
 a network or real credentials, or whose licence is another, are not here (servers.json lists what
 was tried).
 
-`data.py` makes training pairs of them (a description's sentence, or a parameter's purpose,
-pointing at its tool; the tool's siblings on the server are its hard negatives). The five servers
-the eval catalogs hold (catalogs/mcp: GitHub, Notion, Playwright, HowToCook, Ant Design) are not
-recorded here and make no pairs. The table is written by `data.py`; its pair counts are those of
-the committed pairs.jsonl, which the shipped encoder trained on: the 16 servers recorded first
-(`recipe.json` names the command). Training on all 61 measured lower on the dev validation
-(docs/model.md, "How the transformer was trained").
+`data.py` makes training pairs of them: the requests written for every tool
+([`../written/`](../written/README.md)), and, for the servers `recipe.json` names, a description's
+sentence or a parameter's purpose pointing at its tool; a tool's siblings on its server are its
+hard negatives. The requests of the validation servers (marked *val*, one in five by the hash of
+the name: `parts.is_validation_server`) never train, nor do those servers' descriptions: the
+training is judged on them, ranked over every server's tools at once. The five servers the eval
+catalogs hold (catalogs/mcp: GitHub, Notion, Playwright, HowToCook, Ant Design) are not recorded
+here. `data.py` writes the table; its counts are those of the committed pairs.jsonl.
 
-| Server | Package | Version | Licence | Tools | Pairs |
-| --- | --- | --- | --- | ---: | ---: |
+| Server | Package | Version | Licence | Tools | Written | Description pairs |
+| --- | --- | --- | --- | ---: | ---: | ---: |
 '''
 
 
-def write_readme(counts):
-    rows, tools, made = [], 0, 0
+def write_readme(counts, written_counts):
+    rows, tools, made, requests = [], 0, 0, 0
     for server, record in mcp_servers():
         n = sum(v for (s, _), v in counts.items() if s == server)
+        w = written_counts.get(server, 0)
         source = record['source']
-        rows.append(f"| {server} | `{source['package']}` | {source['version']} | {source['license']} | {len(record['tools'])} | {n} |")
+        name = f'{server} (val)' if parts.is_validation_server(server) else server
+        rows.append(f"| {name} | `{source['package']}` | {source['version']} | {source['license']} | {len(record['tools'])} | {w} | {n} |")
         tools += len(record['tools'])
         made += n
-    rows.append(f'| **{len(rows)} servers** | | | | **{tools}** | **{made}** |')
+        requests += w
+    rows.append(f'| **{len(rows)} servers** | | | | **{tools}** | **{requests}** | **{made}** |')
     with open(os.path.join(MCP, 'README.md'), 'w', encoding='utf-8') as f:
         f.write(README_HEAD + '\n'.join(rows) + '\n')
 
@@ -344,7 +390,8 @@ def main():
     builder = Builder()
     labelled_counts = labelled(builder, export)
     mcp_counts, licences = mcp(builder, only, args.keep_shared)
-    write_readme(mcp_counts)
+    written_counts = written(builder)
+    write_readme(mcp_counts, written_counts)
     rendered, dictionary_words = renderings(builder)
     # Every text as the crate makes it.
     tools = list(builder.tools.values())
@@ -371,6 +418,7 @@ def main():
         kinds[kind][server] = n
     for kind, by in kinds.items():
         print(f'  mcp {kind}: {sum(by.values())} from {len(by)} servers')
+    print(f'  written: {dict((k, v) for k, v in written_counts.items() if isinstance(k, tuple))}')
     print(f'  renderings: {sum(rendered.values())} ({dict(rendered)}), over {dictionary_words} English words')
     print(f'  licences: {dict(Counter(licences.values()))}')
 
