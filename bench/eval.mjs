@@ -67,7 +67,7 @@ const partFigures = (rows) => ({ ...summarize(rows), ...summarizeLoads(rows) })
  * @param {Ranking} ranking
  * @param {number} sample - requests, and catalog names searched for exact-name recall, at most.
  */
-async function rankSet({ catalog, requests, whole }, ranking, sample) {
+async function rankSet({ catalog, requests, whole, devOnly = false }, ranking, sample) {
   const index = await indexOf(catalog, ranking)
   const rows = []
   for (const { query, relevant, part } of requests.slice(0, sample)) {
@@ -77,10 +77,8 @@ async function rankSet({ catalog, requests, whole }, ranking, sample) {
   const exactHits = named.filter(({ name }) => index.search(name, 1)[0]?.name === name).length
   /** @type {RankingFigures} */
   const figures = { exactNameR1: Math.round((exactHits / named.length) * 1000) / 1000, all: partFigures(rows) }
-  if (!whole) {
-    figures.dev = partFigures(rows.filter((row) => row.part === 'dev'))
-    figures.held = partFigures(rows.filter((row) => row.part === 'held'))
-  }
+  if (!whole) figures.dev = partFigures(rows.filter((row) => row.part === 'dev'))
+  if (!whole && !devOnly) figures.held = partFigures(rows.filter((row) => row.part === 'held'))
   return { tools: index.size, figures }
 }
 
@@ -96,7 +94,7 @@ export async function runEval(sample = Infinity) {
   for (const set of evalSets()) {
     const lexical = await rankSet(set, 'lexical', sample)
     const hybrid = await rankSet(set, 'hybrid', sample)
-    sets.push({ id: set.id, label: set.label, whole: set.whole, tools: lexical.tools, lexical: lexical.figures, hybrid: hybrid.figures })
+    sets.push({ id: set.id, label: set.label, whole: set.whole, devOnly: set.devOnly ?? false, tools: lexical.tools, lexical: lexical.figures, hybrid: hybrid.figures })
   }
   return { defaultRanking: ToolIndex.fromJson('[]').ranking, sets }
 }

@@ -6,7 +6,8 @@
  * @typedef {ReturnType<typeof import('./eval-metrics.mjs').summarize> & ReturnType<typeof import('./eval-metrics.mjs').summarizeLoads>} Metrics
  * @typedef {{exactNameR1: number, all: Metrics, dev?: Metrics, held?: Metrics}} RankingFigures
  *   a set kept whole has `all` only; a split set has its dev and held parts too
- * @typedef {{id: string, label: string, whole: boolean, tools: number} & Record<Ranking, RankingFigures>} SetFigures
+ *   (a set of dev requests only, `devOnly`, has no held part)
+ * @typedef {{id: string, label: string, whole: boolean, devOnly?: boolean, tools: number} & Record<Ranking, RankingFigures>} SetFigures
  * @typedef {{defaultRanking: Ranking, sets: SetFigures[]}} EvalResults
  */
 
@@ -14,13 +15,14 @@
 export const RANKINGS = ['lexical', 'hybrid']
 
 /**
- * The rows a ranking's table shows: the dev and held parts of each split set, `all` of a set kept whole.
+ * The rows a ranking's table shows: the dev and held parts of each split set, the dev part of a
+ * set of dev requests only, `all` of a set kept whole.
  * @param {SetFigures[]} sets @param {Ranking} ranking
  * @returns {{set: SetFigures, part: 'all' | 'dev' | 'held', metrics: Metrics, first: boolean}[]}
  */
 export function tableRows(sets, ranking) {
   return sets.flatMap((set) => {
-    const parts = set.whole ? /** @type {const} */ (['all']) : /** @type {const} */ (['dev', 'held'])
+    const parts = set.whole ? /** @type {const} */ (['all']) : set.devOnly ? /** @type {const} */ (['dev']) : /** @type {const} */ (['dev', 'held'])
     return parts.map((part, i) => {
       const metrics = set[ranking][part]
       if (metrics === undefined) throw new Error(`${set.id} has no ${part} part`)

@@ -20,10 +20,25 @@ export function summarizeLoads(rows) {
  */
 /** @param {string} id */
 export function isHeldBack(id) {
+  return fnv1a32(id) % 10 < 3
+}
+
+/**
+ * Whether a recorded MCP server's written requests are the transformer's validation, never
+ * trained on (`is_validation_server` in model/build/train/parts.py, the same rule): the 32-bit
+ * FNV-1a hash of `v1:` and its name, modulo 5, is 0.
+ * @param {string} server
+ */
+export function isValidationServer(server) {
+  return fnv1a32(`v1:${server}`) % 5 === 0
+}
+
+/** @param {string} text @returns {number} the 32-bit FNV-1a hash of its UTF-8 bytes */
+function fnv1a32(text) {
   let hash = 0x811c9dc5
-  for (const byte of Buffer.from(id, 'utf8')) {
+  for (const byte of Buffer.from(text, 'utf8')) {
     hash ^= byte
     hash = Math.imul(hash, 0x01000193) >>> 0
   }
-  return hash % 10 < 3
+  return hash
 }

@@ -2,9 +2,10 @@
 // the union, where the requests of the four non-BFCL sources meet one catalog of every source's
 // tools and real distractors, the scale a user with many servers actually searches, and the
 // project's own bilingual set (bench/data/bilingual/README.md), its English and its Chinese
-// requests reported apart over one catalog.
-import { readFileSync } from 'node:fs'
-import { isHeldBack } from './eval-metrics.mjs'
+// requests reported apart over one catalog, and the requests written for the MCP servers the
+// transformer's training never reads (model/build/train/written/README.md), the same way.
+import { readdirSync, readFileSync } from 'node:fs'
+import { isHeldBack, isValidationServer } from './eval-metrics.mjs'
 import { repoPath } from './repo.mjs'
 
 /**
@@ -15,6 +16,7 @@ import { repoPath } from './repo.mjs'
  * @property {string} id
  * @property {string} label
  * @property {boolean} whole reported as one part: a source nothing was tuned on
+ * @property {boolean} [devOnly] every request is dev: the transformer's validation, never trained on
  * @property {Tool[]} catalog
  * @property {EvalRequest[]} requests
  */
@@ -54,12 +56,28 @@ const BILINGUAL_LANGUAGES = [
   { lang: 'zh', id: 'bilingual-zh', label: 'Bilingual, Chinese' },
 ]
 
+/**
+ * The MCP servers recorded for the transformer's training, and the requests written for their
+ * tools; those of the validation servers (`isValidationServer`) never train, and are ranked here
+ * over every recorded server's tools, each language a set of its own.
+ */
+const RECORDED = 'model/build/train/mcp'
+const WRITTEN = 'model/build/train/written'
+const WRITTEN_LANGUAGES = [
+  { lang: 'en', id: 'written-en', label: 'MCP servers, English' },
+  { lang: 'zh', id: 'written-zh', label: 'MCP servers, Chinese' },
+]
+const recordedServers = () => readdirSync(repoPath(RECORDED)).filter((file) => file.endsWith('.json') && file !== 'servers.json')
+  .map((file) => file.slice(0, -'.json'.length)).sort()
+
 /** Every file an eval figure depends on, from the repository root. */
 export const EVAL_INPUT_FILES = [
   ...SOURCES.flatMap(({ files }) => files.map((file) => `bench/data/${file}`)),
   DSH_TOOLS,
   ...BILINGUAL_MCP_SERVERS.map(mcpFile),
   BILINGUAL_QUERIES,
+  ...recordedServers().map((server) => `${RECORDED}/${server}.json`),
+  ...recordedServers().filter(isValidationServer).map((server) => `${WRITTEN}/${server}.jsonl`),
 ]
 
 const readJson = (/** @type {string} */ path) => JSON.parse(readFileSync(repoPath(path), 'utf8'))
@@ -70,7 +88,11 @@ const readJson = (/** @type {string} */ path) => JSON.parse(readFileSync(repoPat
  */
 const readJsonLines = (path) => readFileSync(repoPath(path), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
 
-/** Every source alone, then the union, then the bilingual set's English and Chinese halves. @returns {EvalSet[]} */
+/**
+ * Every source alone, then the union, then the bilingual set's English and Chinese halves, then
+ * the written MCP requests' two languages.
+ * @returns {EvalSet[]}
+ */
 export function evalSets() {
   const sources = SOURCES.map(({ id, label, files: [catalog = '', queries = ''], split }) => ({
     id,
@@ -85,20 +107,21 @@ export function evalSets() {
       part: /** @type {Part} */ (split === 'whole' || isHeldBack(requestId) ? 'held' : 'dev'),
     })),
   }))
-  return [...sources, unionSet(sources), ...bilingualSets(sources)]
+  return [...sources, unionSet(sources), ...bilingualSets(sources), ...writtenSets()]
 }
 
 /**
  * The same sets with each catalog as the JSON text `ToolIndex.fromJson` takes, for the scripts
- * that index every set once (the weak-match floor, prefetch Hit@N). The bilingual set is left
- * out: the plugin's floor was chosen, and the README's Hit@N measured, on the sources and the
- * union alone, and whether the bilingual dev part should move them is a choice of its own.
+ * that index every set once (the weak-match floor, prefetch Hit@N). The bilingual set and the
+ * written MCP requests are left out: the plugin's floor was chosen, and the README's Hit@N
+ * measured, on the sources and the union alone, and whether this project's own requests should
+ * move them is a choice of its own.
  * @typedef {{id: string, catalogJson: string, requests: EvalRequest[]}} EvalSource
  * @returns {EvalSource[]}
  */
 export function evalSources() {
-  const bilingual = new Set(BILINGUAL_LANGUAGES.map(({ id }) => id))
-  return evalSets().filter(({ id }) => !bilingual.has(id)).map(({ id, catalog, requests }) => ({ id, catalogJson: JSON.stringify(catalog), requests }))
+  const ours = new Set([...BILINGUAL_LANGUAGES, ...WRITTEN_LANGUAGES].map(({ id }) => id))
+  return evalSets().filter(({ id }) => !ours.has(id)).map(({ id, catalog, requests }) => ({ id, catalogJson: JSON.stringify(catalog), requests }))
 }
 
 /**
@@ -172,6 +195,32 @@ function bilingualSets(sources) {
       relevant,
       part: /** @type {Part} */ (isHeldBack(pair) ? 'held' : 'dev'),
     })),
+  }))
+}
+
+/**
+ * The requests written for the validation servers' tools, one set per language, over one catalog
+ * of every recorded server's tools (in the servers' name order) under the names DSH's bridge gives
+ * them. A request names its tool and the tools it also takes (`also`, `needs`); all are dev.
+ * @returns {EvalSet[]}
+ */
+function writtenSets() {
+  const servers = recordedServers()
+  const catalog = servers.flatMap((server) => readJson(`${RECORDED}/${server}.json`).tools.map((/** @type {McpTool} */ tool) => mcpTool(server, tool)))
+  /** @type {{id: string, lang: string, query: string, relevant: string[]}[]} */
+  const lines = servers.filter(isValidationServer).flatMap((server) => readFileSync(repoPath(`${WRITTEN}/${server}.jsonl`), 'utf8')
+    .split('\n').filter(Boolean).map((line, number) => {
+      /** @type {{tool: string, lang: string, query: string, also?: string[], needs?: string[]}} */
+      const { tool, lang, query, also = [], needs = [] } = JSON.parse(line)
+      return { id: `${server}:${number}`, lang, query, relevant: [tool, ...also, ...needs].map((name) => `mcp__${server}__${name}`) }
+    }))
+  return WRITTEN_LANGUAGES.map(({ lang, id, label }) => ({
+    id,
+    label,
+    whole: false,
+    devOnly: true,
+    catalog,
+    requests: lines.filter((line) => line.lang === lang).map(({ id: requestId, query, relevant }) => ({ id: requestId, query, relevant, part: /** @type {Part} */ ('dev') })),
   }))
 }
 

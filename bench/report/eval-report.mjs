@@ -23,6 +23,16 @@ function bilingualSentence(sets) {
     + 'are reported apart, and the two languages of a request always fall in the same part. '
 }
 
+/**
+ * What the written MCP rows are (nothing when the figures have none).
+ * @param {import('../lib/eval-figures.mjs').SetFigures[]} sets
+ */
+function writtenSentence(sets) {
+  const english = sets.find((set) => set.id === 'written-en')
+  if (english === undefined) return ''
+  return `The MCP servers' rows are requests written for this project's training ([model/build/train/written](../model/build/train/written/README.md)), for the tools of the recorded servers whose requests never train the transformer (its validation), ranked over every recorded server's tools (${int(english.tools)}); their part is dev only. `
+}
+
 /** @param {import('../lib/eval-figures.mjs').EvalResults} quality @returns {string[]} Markdown lines */
 export function evalLines({ defaultRanking, sets }) {
   const other = RANKINGS.find((ranking) => ranking !== defaultRanking)
@@ -30,7 +40,7 @@ export function evalLines({ defaultRanking, sets }) {
   const lines = [
     '## Retrieval quality (`pnpm eval`)',
     '',
-    'Real requests with labelled answers from six public sources and our own bilingual set, each searched over its own catalog '
+    'Real requests with labelled answers from six public sources and our own bilingual set and MCP requests, each searched over its own catalog '
       + '([bench/data](../bench/data/README.md) says where each comes from, its licence and how it is rebuilt), and the union: '
       + 'the requests of the four non-BFCL sources over one catalog of their tools among BFCL\'s, DSH\'s own and three '
       + `MCP servers' (${int(sets.find((set) => set.id === 'union')?.tools ?? 0)} tools). `
@@ -38,7 +48,8 @@ export function evalLines({ defaultRanking, sets }) {
       + 'no ranking choice looks at; **all** is a source kept whole: BFCL live checks the BFCL dev set, AgentDojo is the '
       + 'source held out entirely (in the union its requests count as held). '
       + bilingualSentence(sets)
-      + 'Only the dev parts train the semantic model\'s transformer (BFCL dev, tau2-bench, ToolTalk, tau2 banking and the bilingual set; [model.md](model.md#how-the-transformer-was-trained)); '
+      + writtenSentence(sets)
+      + 'Only the dev parts train the semantic model\'s transformer (BFCL dev, tau2-bench, ToolTalk, tau2 banking and the bilingual set, and the written MCP requests of the other servers; [model.md](model.md#how-the-transformer-was-trained)); '
       + 'no held part and neither source kept whole does. '
       + 'R@k is the share of a request\'s relevant tools in the first k results, NDCG@10 has binary gain; exact name is '
       + 'Recall@1 of every catalog tool searched by its own name. '

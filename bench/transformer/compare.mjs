@@ -80,7 +80,7 @@ async function report(dir) {
       hybrid: recallAt(hybrid.search(query, 10).map((hit) => hit.name), relevant, 5),
       blend: recallAt(blended(lexical, names, tools, queries[i] ?? new Float32Array(dims), query), relevant, 5),
     }))
-    for (const part of set.whole ? ['held'] : ['dev', 'held']) {
+    for (const part of set.whole ? ['held'] : set.devOnly ? ['dev'] : ['dev', 'held']) {
       const picked = scored.filter((row) => row.part === part)
       const mean = (/** @type {'lexical' | 'hybrid' | 'blend'} */ key) => (picked.reduce((sum, row) => sum + row[key], 0) / picked.length).toFixed(3)
       console.log(`| ${set.label} | ${set.whole ? 'whole' : part} | ${picked.length} | ${mean('lexical')} | ${mean('hybrid')} | ${mean('blend')} |`)

@@ -10,9 +10,10 @@ import { isHeldBack } from '../../../bench/lib/eval-metrics.mjs'
 import { evalSets } from '../../../bench/lib/eval-sets.mjs'
 import { repoPath } from '../../../bench/lib/repo.mjs'
 
-const sets = evalSets().map(({ id, whole, catalog, requests }) => ({
+const sets = evalSets().map(({ id, whole, devOnly = false, catalog, requests }) => ({
   id,
   whole,
+  devOnly,
   catalog: catalog.map(({ name, description }) => ({ name, description })),
   requests: requests.map(({ id: requestId, query, relevant, part }) => ({ id: requestId, query, relevant, part })),
 }))
