@@ -54,7 +54,7 @@ describe('the training data', () => {
     const evalServers = ['github', 'notion', 'playwright', 'howtocook', 'antd']
     const validation = new Set<string>()
     for (const pair of written) {
-      const server = pair.id.split(':')[1]
+      const server = pair.id.split(':')[1] ?? ''
       expect(evalServers).not.toContain(server)
       for (const key of pair.positives) expect(key.split('\t')[1]).toMatch(new RegExp(`^mcp__${server}__`))
       if (pair.split === 'val') {

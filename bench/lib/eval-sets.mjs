@@ -207,13 +207,7 @@ function bilingualSets(sources) {
 function writtenSets() {
   const servers = recordedServers()
   const catalog = servers.flatMap((server) => readJson(`${RECORDED}/${server}.json`).tools.map((/** @type {McpTool} */ tool) => mcpTool(server, tool)))
-  /** @type {{id: string, lang: string, query: string, relevant: string[]}[]} */
-  const lines = servers.filter(isValidationServer).flatMap((server) => readFileSync(repoPath(`${WRITTEN}/${server}.jsonl`), 'utf8')
-    .split('\n').filter(Boolean).map((line, number) => {
-      /** @type {{tool: string, lang: string, query: string, also?: string[], needs?: string[]}} */
-      const { tool, lang, query, also = [], needs = [] } = JSON.parse(line)
-      return { id: `${server}:${number}`, lang, query, relevant: [tool, ...also, ...needs].map((name) => `mcp__${server}__${name}`) }
-    }))
+  const lines = servers.filter(isValidationServer).flatMap(writtenRequests)
   return WRITTEN_LANGUAGES.map(({ lang, id, label }) => ({
     id,
     label,
@@ -222,6 +216,20 @@ function writtenSets() {
     catalog,
     requests: lines.filter((line) => line.lang === lang).map(({ id: requestId, query, relevant }) => ({ id: requestId, query, relevant, part: /** @type {Part} */ ('dev') })),
   }))
+}
+
+/**
+ * One validation server's written requests, each with the names of the tools that serve it.
+ * @param {string} server
+ * @returns {{id: string, lang: string, query: string, relevant: string[]}[]}
+ */
+function writtenRequests(server) {
+  const lines = readFileSync(repoPath(`${WRITTEN}/${server}.jsonl`), 'utf8').split('\n').filter(Boolean)
+  return lines.map((line, number) => {
+    /** @type {{tool: string, lang: string, query: string, also?: string[], needs?: string[]}} */
+    const { tool, lang, query, also = [], needs = [] } = JSON.parse(line)
+    return { id: `${server}:${number}`, lang, query, relevant: [tool, ...also, ...needs].map((name) => `mcp__${server}__${name}`) }
+  })
 }
 
 /**
