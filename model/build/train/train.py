@@ -196,6 +196,7 @@ def main():
     parser.add_argument('--cache', default=os.path.join(os.path.expanduser('~'), '.cache', 'dsh-tool-search', 'model-build'))
     parser.add_argument('--kinds', help='train only on pairs of these kinds (comma-separated), for measuring a source')
     parser.add_argument('--epochs', type=int, help="the recipe's epochs, overridden")
+    parser.add_argument('--save-epochs', action='store_true', help="also write each epoch's model to OUT/epoch-N")
     parser.add_argument('--validate-only', action='store_true', help='the untrained model on the validation requests')
     args = parser.parse_args()
     with open(args.recipe, encoding='utf-8') as f:
@@ -227,6 +228,9 @@ def main():
             dropped = {p['id'] for p in of_kind} - {p['id'] for p in draw.sample(of_kind, cap)}
             pairs = [p for p in pairs if p['id'] not in dropped]
     train = [p for p in pairs if p['split'] == 'train']
+    # A kind's pairs drawn `repeat[kind]` times an epoch (the few labelled requests beside many
+    # written ones).
+    train += [p for p in train for _ in range(recipe.get('repeat', {}).get(p['kind'], 1) - 1)]
     log(f'train: {len(train)} pairs ({", ".join(sorted(kinds))}), {sum(p["split"] == "val" for p in pairs)} validation requests')
 
     # The untrained model's validation figures and mined negatives depend only on the data: they
@@ -290,6 +294,8 @@ def main():
         mean = sum(scores.values()) / len(scores)
         history.append({'epoch': epoch, 'loss': round(sum(losses) / len(losses), 4), 'validation': scores})
         log(f'epoch {epoch}: loss {sum(losses) / len(losses):.4f}', scores, 'mean', round(mean, 4))
+        if args.save_epochs:
+            model.save(os.path.join(args.out, f'epoch-{epoch}'), source)
         if mean > best[0]:
             best = (mean, epoch)
             model.save(args.out, source)
