@@ -23,7 +23,7 @@ import { PAYLOAD_SCHEMA_VERSION, type PayloadTool, type ToolSearchPayload } from
  * (it prints the floor it would choose, and what this one does); re-run it whenever the ranking
  * changes.
  */
-export const WEAK_MATCH_FLOOR = 0.6
+export const WEAK_MATCH_FLOOR = 0.55
 
 /** How `discover:` starts a query, in any case, like `select:` (which the core reads). */
 const DISCOVER = 'discover:'
