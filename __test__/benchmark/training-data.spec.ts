@@ -20,7 +20,7 @@ const pairOf = new Map<string, string>(readFileSync(new URL('bench/data/bilingua
 
 describe('the training data', () => {
   it.runIf(python)('parts.py gives every request of every set the part isHeldBack gives it', () => {
-    const sets = evalSets().map(({ id, whole, requests }) => ({ id, whole, catalog: [], requests }))
+    const sets = evalSets().map(({ id, whole, devOnly, requests }) => ({ id, whole, devOnly, catalog: [], requests }))
     const bilingualPairs = [...pairOf].map(([id, pair]) => ({ id, pair, held: isHeldBack(pair) }))
     const run = spawnSync('python3', ['model/build/train/parts.py', '--check-stdin'], {
       cwd: root, input: JSON.stringify({ sets, bilingualPairs }), encoding: 'utf8',

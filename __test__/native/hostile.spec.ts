@@ -96,7 +96,8 @@ describe('hostile input to the native core', () => {
   it('lone surrogates: replaced by U+FFFD in names, text, queries and replayed names', () => {
     const odd = index([tool('a\uD800b', 'x\uDFFF weather'), tool('\uDC00')])
     expect(odd.names()).toEqual(['a\uFFFDb', '\uFFFD'])
-    expect(names(odd.search('\uD800 weather', 5, { fill: false }))).toEqual(['a\uFFFDb'])
+    // The replaced tool by its words first; the other, named U+FFFD alone, may follow by meaning.
+    expect(names(odd.search('\uD800 weather', 5, { fill: false }))[0]).toBe('a\uFFFDb')
     expect(names(odd.search('\uDC00', 5, { fill: false }))).toEqual(['\uFFFD'])
     expect(selectionFromEvents(JSON.stringify([call('c1', 'tool_search'), result('c1', searchPayload('s\uD800'))])).selected).toEqual(['s\uFFFD'])
   })
