@@ -48,15 +48,18 @@ def check(server):
         except json.JSONDecodeError as e:
             problems.append(f'{where}: not JSON ({e})')
             continue
+        if not isinstance(row, dict):
+            problems.append(f'{where}: not a JSON object')
+            continue
         tool, lang, query = row.get('tool'), row.get('lang'), row.get('query')
-        also = row.get('also', []) + row.get('needs', [])
-        if tool not in tools:
+        others = [row.get('also', []), row.get('needs', [])]
+        if not isinstance(tool, str) or tool not in tools:
             problems.append(f'{where}: no tool {tool!r} on {server}')
             continue
         if lang not in ('en', 'zh') or not isinstance(query, str) or not query.strip():
             problems.append(f'{where}: needs lang en|zh and a query')
             continue
-        if not isinstance(also, list) or any(a not in tools or a == tool for a in also):
+        if any(not isinstance(names, list) or any(not isinstance(a, str) or a not in tools or a == tool for a in names) for names in others):
             problems.append(f'{where}: "also" and "needs" must list other tools of {server}')
         if (lang == 'zh') != bool(CJK.search(query)):
             problems.append(f'{where}: lang {lang} but the query {"lacks" if lang == "zh" else "has"} Chinese')
