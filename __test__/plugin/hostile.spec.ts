@@ -202,7 +202,9 @@ return errors`
       reply('ok'))
     // Two words among 800,000 are a weak match: shown as a candidate rather than loaded.
     const essay = JSON.parse(loggedResult(agent, 'c1').text) as { tools: { name: string }[]; candidates?: { name: string }[] }
-    expect([...essay.tools, ...essay.candidates ?? []][0]?.name).toBe('mcp__big__essay')
+    // (Tools with no description may fill the page above it by meaning alone.)
+    expect(essay.tools).toEqual([])
+    expect((essay.candidates ?? []).map(hit => hit.name)).toContain('mcp__big__essay')
     // The enum's last value is indexed (a tool described only by a number may rank above it by meaning).
     expect(foundNames(loggedResult(agent, 'c2'))).toContain('mcp__big__enum')
     expect(loggedResult(agent, 'c3').isError).toBe(false)
