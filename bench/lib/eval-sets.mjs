@@ -83,8 +83,10 @@ export const EVAL_INPUT_FILES = [
 const readJson = (/** @type {string} */ path) => JSON.parse(readFileSync(repoPath(path), 'utf8'))
 
 /**
+ * The objects of a JSON Lines file, of the shape the caller names.
+ * @template T
  * @param {string} path
- * @returns {{id: string, query: string, relevant: string[]}[]}
+ * @returns {T[]}
  */
 const readJsonLines = (path) => readFileSync(repoPath(path), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
 
@@ -100,7 +102,7 @@ export function evalSets() {
     whole: split === 'whole',
     /** @type {Tool[]} */
     catalog: readJson(`bench/data/${catalog}`),
-    requests: readJsonLines(`bench/data/${queries}`).map(({ id: requestId, query, relevant }) => ({
+    requests: readJsonLines(`bench/data/${queries}`).map((/** @type {{id: string, query: string, relevant: string[]}} */ { id: requestId, query, relevant }) => ({
       id: requestId,
       query,
       relevant,
@@ -224,12 +226,10 @@ function writtenSets() {
  * @returns {{id: string, lang: string, query: string, relevant: string[]}[]}
  */
 function writtenRequests(server) {
-  const lines = readFileSync(repoPath(`${WRITTEN}/${server}.jsonl`), 'utf8').split('\n').filter(Boolean)
-  return lines.map((line, number) => {
-    /** @type {{tool: string, lang: string, query: string, also?: string[], needs?: string[]}} */
-    const { tool, lang, query, also = [], needs = [] } = JSON.parse(line)
-    return { id: `${server}:${number}`, lang, query, relevant: [tool, ...also, ...needs].map((name) => `mcp__${server}__${name}`) }
-  })
+  /** @type {{tool: string, lang: string, query: string, also?: string[], needs?: string[]}[]} */
+  const rows = readJsonLines(`${WRITTEN}/${server}.jsonl`)
+  return rows.map(({ tool, lang, query, also = [], needs = [] }, number) => (
+    { id: `${server}:${number}`, lang, query, relevant: [tool, ...also, ...needs].map((name) => `mcp__${server}__${name}`) }))
 }
 
 /**
