@@ -34,6 +34,11 @@ def grams(seq, n):
     return {tuple(seq[i:i + n]) for i in range(len(seq) - n + 1)}
 
 
+def lists_other_tools(names, tool, tools):
+    """Whether `also` or `needs` is a list of the server's tools other than the request's own."""
+    return isinstance(names, list) and all(isinstance(n, str) and n in tools and n != tool for n in names)
+
+
 def check(server):
     with open(os.path.join(MCP, f'{server}.json'), encoding='utf-8') as f:
         tools = {t['name']: t for t in json.load(f)['tools']}
@@ -52,14 +57,13 @@ def check(server):
             problems.append(f'{where}: not a JSON object')
             continue
         tool, lang, query = row.get('tool'), row.get('lang'), row.get('query')
-        others = [row.get('also', []), row.get('needs', [])]
         if not isinstance(tool, str) or tool not in tools:
             problems.append(f'{where}: no tool {tool!r} on {server}')
             continue
         if lang not in ('en', 'zh') or not isinstance(query, str) or not query.strip():
             problems.append(f'{where}: needs lang en|zh and a query')
             continue
-        if any(not isinstance(names, list) or any(not isinstance(a, str) or a not in tools or a == tool for a in names) for names in others):
+        if not all(lists_other_tools(row.get(key, []), tool, tools) for key in ('also', 'needs')):
             problems.append(f'{where}: "also" and "needs" must list other tools of {server}')
         if (lang == 'zh') != bool(CJK.search(query)):
             problems.append(f'{where}: lang {lang} but the query {"lacks" if lang == "zh" else "has"} Chinese')
