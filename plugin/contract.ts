@@ -5,9 +5,9 @@
  * Dependency-free by design (nothing but type-only imports): the browser bundle imports it from
  * source, the host from source, and the plain-JavaScript command line from the built
  * `dist/contract.js`. A rule written here once cannot drift between the three. The Rust core
- * reads the names and bounds it shares with them from here too (`build.rs`: `TOOL_SEARCH_NAME`,
- * `MODEL_PACKAGE`, `MAX_QUERY_CHARS`, `MAX_NAME_BYTES`), so each of those is written as
- * `export const NAME = value` on one line, a whole number or a plain single-quoted string.
+ * reads the names and bounds it shares with them from here too (`build.rs` lists them: the search
+ * tool's name, the model package, two bounds, and the session log's names), so each of those is
+ * written as `export const NAME = value` on one line, a whole number or a plain single-quoted string.
  */
 
 /** The one tool this plugin adds; it is always offered and can never be blocked. */
@@ -70,6 +70,37 @@ export function compareNames(a: string, b: string): number {
 export function sameNames(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((name, i) => name === b[i])
 }
+
+// ---- The session log: what the plugin writes into it and what replay reads back ---------------
+// src/replay.rs reads these from here too (build.rs); each is one line, as above.
+
+/** The `tool_search` payload's version; replay reads this one. Bumped only with a change replay must tell apart. */
+export const PAYLOAD_SCHEMA_VERSION = 1
+
+/**
+ * How the call ids of the plugin's own selection records begin: a record's root call id is
+ * `<RECORD_ID_PREFIX><kind>:<key>` (selection/record.ts), its kind one of the `*_RECORD` below.
+ */
+export const RECORD_ID_PREFIX = 'dsh-tool-search:'
+/** A prefetch record: the plugin found these tools for a user's message before the model asked. */
+export const PREFETCH_RECORD = 'prefetch'
+/** An eviction record (`maxSelected`): its payload drops the names under {@link DESELECT_FIELD}. */
+export const EVICT_RECORD = 'evict'
+/** A recall record: the model called a tool an eviction dropped, which selects it again. */
+export const RECALL_RECORD = 'recall'
+/** The payload field, in eviction records only, that lists the names leaving the selection. */
+export const DESELECT_FIELD = 'deselect'
+
+/** A model-direct call: `{callId, name, arguments}`. */
+export const TOOL_CALL_EVENT = 'tool/call'
+/** A model-direct call's result: `{message: {content: [{type: 'tool-result', toolCallId, content}]}}`. */
+export const TOOL_RESULT_EVENT = 'tool/result'
+/** A call made inside Code Mode's `run_code`, and a selection record, up to session format v2. */
+export const CODE_DISPATCH_EVENT = 'tool/code-dispatch'
+/** The same from session format v3 (DSH 0.1.5), which renamed Code Mode PTC. */
+export const PTC_DISPATCH_EVENT = 'tool/ptc-dispatch'
+/** The session events replay reads; the rest never cross to the core. */
+export const REPLAYED_EVENTS: readonly string[] = [TOOL_CALL_EVENT, TOOL_RESULT_EVENT, CODE_DISPATCH_EVENT, PTC_DISPATCH_EVENT]
 
 // ---- The catalog route: `GET /tool-search/catalog[?filter=text]` --------------------------------
 

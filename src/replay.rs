@@ -2,19 +2,19 @@
 //!
 //! The plugin commits a selection only from a successful `tool_search` result and persists that
 //! result's canonical JSON, so replaying the log reproduces the live set. Two event shapes carry
-//! such results in DSH 0.1.x:
+//! such results, under the event names of `plugin/contract.ts` (read from there by `build.rs`):
 //! - a model-direct call: `tool/call {callId, name}` then `tool/result {message: {content:
 //!   [{type: "tool-result", toolCallId, isError?, content: [{type: "text", text}]}]}, error?}`;
-//! - a call made inside `run_code` (code mode): one `tool/code-dispatch {subCallId, name,
-//!   isError, content}` event (the call id is `<parent>:code:<n>`).
+//! - a call made inside Code Mode's `run_code`: one dispatch event `{subCallId, name, isError,
+//!   content}`, named `tool/code-dispatch` up to session format v2 and `tool/ptc-dispatch` from v3
+//!   (DSH 0.1.5 renamed Code Mode PTC, and migrates old logs to the new name). Both are read alike.
 //!
 //! The plugin writes its own selection changes in the second shape, with a `rootCallId` of
 //! `dsh-tool-search:<kind>:<key>` and no `run_code` around it: the one event type a log can carry
 //! that DSH persists, keeps out of the model's history and replays into a fork (see
-//! `selection/record.ts` in the plugin). A prefetch (`dsh-tool-search:prefetch:`) selects what its
-//! payload lists, like a search. An eviction (`maxSelected`) is such a record whose payload lists
-//! the names it drops under `deselect` and selects nothing, so a reader that predates the rule sees
-//! an empty result.
+//! `selection/record.ts` in the plugin). A prefetch record selects what its payload lists, like a
+//! search. An eviction (`maxSelected`) is such a record whose payload lists the names it drops
+//! under `deselect` and selects nothing, so a reader that predates the rule sees an empty result.
 //!
 //! **Which calls succeeded** is decided once, by [`failed`], for every reader: replay here, the
 //! plugin's live commit ([`selection_from_result`], which reads a live result as this reads the
@@ -34,13 +34,13 @@ use std::collections::{HashMap, HashSet};
 use crate::input::json::{Json, JsonError, Node, NodeId};
 use crate::limits::{EVENTS_TEXT, RESULT_TEXT};
 
+use crate::contract::{
+    CODE_DISPATCH_EVENT, DESELECT_FIELD, PAYLOAD_SCHEMA_VERSION, PREFETCH_RECORD, PTC_DISPATCH_EVENT, RECORD_ID_PREFIX,
+    TOOL_CALL_EVENT, TOOL_RESULT_EVENT,
+};
+
 /// The tool whose results select tools (`TOOL_SEARCH_NAME` of `plugin/contract.ts`).
 pub const SEARCH_TOOL: &str = crate::contract::TOOL_SEARCH_NAME;
-/// The payload version this replay understands.
-const SCHEMA_VERSION: f64 = 1.0;
-/// How the `rootCallId` of a prefetch record begins: the plugin found these tools for a user's
-/// message before the model asked.
-pub const PREFETCH_ROOT: &str = "dsh-tool-search:prefetch:";
 
 /// What a session's events select.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -174,15 +174,15 @@ impl<'a> Replay<'a> {
         let json = self.json;
         let Some(data) = json.get(event, "data") else { return };
         match json.get_str(event, "type") {
-            Some("tool/call") => {
+            Some(TOOL_CALL_EVENT) => {
                 if let (Some(id), Some(name)) = (json.get_str(data, "callId"), json.get_str(data, "name")) {
                     self.calls.insert(id, name);
                 }
             }
-            Some("tool/result") => self.tool_result(data),
-            Some("tool/code-dispatch") if !failed(json, data, data) => {
+            Some(TOOL_RESULT_EVENT) => self.tool_result(data),
+            Some(CODE_DISPATCH_EVENT | PTC_DISPATCH_EVENT) if !failed(json, data, data) => {
                 let Some(name) = json.get_str(data, "name") else { return };
-                let prefetch = json.get_str(data, "rootCallId").is_some_and(|id| id.starts_with(PREFETCH_ROOT));
+                let prefetch = json.get_str(data, "rootCallId").is_some_and(is_prefetch_record);
                 self.succeeded(name, data, prefetch);
             }
             _ => {}
@@ -250,11 +250,18 @@ pub fn selection_from_payload(text: &str) -> Vec<String> {
     version_one(text).map_or_else(Vec::new, |payload| selected_names(&payload))
 }
 
+/// Whether a dispatch's `rootCallId` names a prefetch record (`<RECORD_ID_PREFIX>prefetch:<key>`).
+fn is_prefetch_record(root: &str) -> bool {
+    root.strip_prefix(RECORD_ID_PREFIX)
+        .and_then(|rest| rest.strip_prefix(PREFETCH_RECORD))
+        .is_some_and(|rest| rest.starts_with(':'))
+}
+
 /// `text` parsed, when it is a payload of the version this replay understands.
 fn version_one(text: &str) -> Option<Json<'_>> {
     let payload = Json::parse(text).ok()?;
-    let known =
-        payload.get(payload.root(), "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(SCHEMA_VERSION));
+    let version = PAYLOAD_SCHEMA_VERSION as f64;
+    let known = payload.get(payload.root(), "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(version));
     known.then_some(payload)
 }
 
@@ -280,7 +287,9 @@ fn selected_names(payload: &Json<'_>) -> Vec<String> {
 /// The names an eviction record's payload drops from the selection: the non-empty strings of its
 /// `deselect` array. A search result never carries `deselect` (its schema allows no other key).
 fn deselected_names(payload: &Json<'_>) -> Vec<String> {
-    let Some(names) = payload.get(payload.root(), "deselect").and_then(|d| payload.items(d)) else { return Vec::new() };
+    let Some(names) = payload.get(payload.root(), DESELECT_FIELD).and_then(|d| payload.items(d)) else {
+        return Vec::new();
+    };
     names.iter().filter_map(|&name| payload.str_of(name)).filter(|name| !name.is_empty()).map(str::to_string).collect()
 }
 
@@ -348,7 +357,7 @@ mod tests {
     }
 
     fn prefetch(key: &str, text: &str) -> String {
-        let root = format!("{PREFETCH_ROOT}{key}");
+        let root = format!("{RECORD_ID_PREFIX}{PREFETCH_RECORD}:{key}");
         dispatch(SEARCH_TOOL, false, text).replace(
             r#""rootCallId":"r","parentCallId":"p","subCallId":"p:code:1""#,
             &format!(r#""rootCallId":"{root}","parentCallId":"{root}","subCallId":"{root}:1""#),
@@ -411,6 +420,24 @@ mod tests {
             dispatch("other", false, &payload(&["other"])),
         ];
         assert_eq!(replay(&events), ["sdk_tool"]);
+    }
+
+    #[test]
+    fn reads_ptc_dispatches_as_code_dispatches() {
+        let ptc = |name: &str, is_error: bool, text: &str| {
+            dispatch(name, is_error, text).replace(CODE_DISPATCH_EVENT, PTC_DISPATCH_EVENT).replace(":code:", ":ptc:")
+        };
+        let events = [
+            ptc(SEARCH_TOOL, false, &payload(&["ptc_tool"])),
+            ptc(SEARCH_TOOL, true, &payload(&["failed"])),
+            dispatch(SEARCH_TOOL, false, &payload(&["code_tool"])),
+            prefetch("m1", &payload(&["fetched"])).replace(CODE_DISPATCH_EVENT, PTC_DISPATCH_EVENT),
+            ptc(SEARCH_TOOL, false, &eviction(&["code_tool"])),
+        ];
+        let selection = replay_all(&events);
+        assert_eq!(selection.selected, ["ptc_tool", "fetched"]);
+        assert_eq!(selection.prefetched, ["fetched"]);
+        assert_eq!(selection.dropped, ["code_tool"]);
     }
 
     fn eviction(names: &[&str]) -> String {

@@ -5,7 +5,10 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { MODEL_PACKAGE as CORE_MODEL_PACKAGE, ToolIndex, selectionFromEvents } from '../../index.js'
-import { MAX_NAME_BYTES, MAX_QUERY_CHARS, MODEL_PACKAGE, TOOL_SEARCH_NAME } from '../../plugin/contract.ts'
+import {
+  CODE_DISPATCH_EVENT, DESELECT_FIELD, EVICT_RECORD, MAX_NAME_BYTES, MAX_QUERY_CHARS, MODEL_PACKAGE, PAYLOAD_SCHEMA_VERSION, PREFETCH_RECORD,
+  PTC_DISPATCH_EVENT, RECORD_ID_PREFIX, REPLAYED_EVENTS, TOOL_CALL_EVENT, TOOL_RESULT_EVENT, TOOL_SEARCH_NAME,
+} from '../../plugin/contract.ts'
 
 const manifest = (path: string) => JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')) as { name: string; optionalDependencies?: Record<string, string> }
 const index = ToolIndex.fromJson(JSON.stringify([{ name: 'get_weather', description: 'Weather.' }]), { ranking: 'lexical' })
@@ -35,5 +38,41 @@ describe('the facts shared with the core', () => {
     ])
     expect(selectionFromEvents(events(TOOL_SEARCH_NAME)).selected).toEqual(['get_weather'])
     expect(selectionFromEvents(events(`${TOOL_SEARCH_NAME}_v2`)).selected).toEqual([])
+  })
+
+  describe('the session log', () => {
+    const payload = (fields: Record<string, unknown>) => JSON.stringify({ schemaVersion: PAYLOAD_SCHEMA_VERSION, query: 'q', tools: [], ...fields })
+    const found = (name: string) => payload({ tools: [{ name, description: '', score: 1 }] })
+    const called = (id: string, text: string, type = TOOL_CALL_EVENT) => [
+      { type, data: { callId: id, name: TOOL_SEARCH_NAME } },
+      { type: TOOL_RESULT_EVENT, data: { message: { content: [{ type: 'tool-result', toolCallId: id, content: [{ type: 'text', text }] }] } } },
+    ]
+    const record = (type: string, root: string, text: string) => ({
+      type,
+      data: { rootCallId: root, parentCallId: root, subCallId: `${root}:1`, name: TOOL_SEARCH_NAME, arguments: {}, isError: false, content: [{ type: 'text', text }] },
+    })
+    const replay = (events: unknown[]) => selectionFromEvents(JSON.stringify(events))
+
+    it('the payload version: replay reads PAYLOAD_SCHEMA_VERSION and no other', () => {
+      expect(replay(called('c1', found('a'))).selected).toEqual(['a'])
+      expect(replay(called('c1', found('a').replace(`:${PAYLOAD_SCHEMA_VERSION},`, `:${PAYLOAD_SCHEMA_VERSION + 1},`))).selected).toEqual([])
+    })
+
+    it('the event types: replay reads a call under the names the contract gives, and not under another', () => {
+      expect(replay(called('c1', found('a'), `${TOOL_CALL_EVENT}x`)).selected).toEqual([])
+      for (const type of [CODE_DISPATCH_EVENT, PTC_DISPATCH_EVENT]) {
+        expect(replay([record(type, 'r', found('a'))]).selected, type).toEqual(['a'])
+      }
+      expect(replay([record(`${CODE_DISPATCH_EVENT}-start`, 'r', found('a'))]).selected).toEqual([])
+      expect(REPLAYED_EVENTS).toEqual([TOOL_CALL_EVENT, TOOL_RESULT_EVENT, CODE_DISPATCH_EVENT, PTC_DISPATCH_EVENT])
+    })
+
+    it('the record ids and the deselect field: a prefetch record is told apart, an eviction record drops', () => {
+      const prefetched = replay([record(CODE_DISPATCH_EVENT, `${RECORD_ID_PREFIX}${PREFETCH_RECORD}:m1`, found('a'))])
+      expect(prefetched.prefetched).toEqual(['a'])
+      expect(replay([record(CODE_DISPATCH_EVENT, `${RECORD_ID_PREFIX}x${PREFETCH_RECORD}:m1`, found('a'))]).prefetched).toEqual([])
+      const evicted = replay([...called('c1', found('a')), record(CODE_DISPATCH_EVENT, `${RECORD_ID_PREFIX}${EVICT_RECORD}:m2`, payload({ [DESELECT_FIELD]: ['a'] }))])
+      expect(evicted).toMatchObject({ selected: [], dropped: ['a'] })
+    })
   })
 })

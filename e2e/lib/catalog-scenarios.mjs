@@ -5,6 +5,7 @@
 // through DSH's own MCP client (replayed by bench/tokens/mcp-replay-server.mjs), and check that
 // the first request's tool_search description names its group.
 import { isDeepStrictEqual } from 'node:util'
+import { CODE_DISPATCH_EVENT, PREFETCH_RECORD, RECORD_ID_PREFIX } from '../../dist/contract.js'
 import { mcpClientPatch } from './mcp-patch.mjs'
 import { completedCalls, offeredTools, parseJson, sdkSection, systemPrompt } from './observe.mjs'
 import { FIXTURE_TOOLS, QUERY, TARGET } from './scenarios.mjs'
@@ -71,7 +72,7 @@ function prefetchRun(mode) {
       checks.add('the weather tool ran once, with the model\'s arguments', isDeepStrictEqual(observed.fixtureCalls.map(({ tool, args }) => ({ tool, args })), [{ tool: TARGET, args: CITY }]), {
         observed: observed.fixtureCalls,
       })
-      const records = observed.session.filter((event) => event.type === 'tool/code-dispatch' && String(event.data?.rootCallId).startsWith('dsh-tool-search:prefetch:'))
+      const records = observed.session.filter((event) => event.type === CODE_DISPATCH_EVENT && String(event.data?.rootCallId).startsWith(`${RECORD_ID_PREFIX}${PREFETCH_RECORD}:`))
       const recorded = records.flatMap((event) => parseJson(event.data.content?.[0]?.text ?? '')?.tools?.map((tool) => tool.name) ?? [])
       checks.add('the session log holds one prefetch record, naming the weather tool', records.length === 1 && recorded.includes(TARGET), {
         observed: records.map((event) => event.data),

@@ -14,7 +14,8 @@ import { ownTurn } from '../host/loop-turns.ts'
 import { namesTools, type CatalogOutline, type SearchAnswer, type SearchHit, type ToolIndex } from '../host/native.ts'
 import type { PayloadDefinitions } from './definitions.ts'
 import { LEADER_SHARE, leaders, type Leaders } from './leaders.ts'
-import { PAYLOAD_SCHEMA_VERSION, type PayloadTool, type ToolSearchPayload } from './payload.ts'
+import { PAYLOAD_SCHEMA_VERSION } from '../contract.ts'
+import type { PayloadTool, ToolSearchPayload } from './payload.ts'
 
 /**
  * How strong the best ranked match must be for a search to load anything, in the core's unit

@@ -15,11 +15,9 @@
 
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { JsonValue } from '@deepseek-ai/dsh-session'
+import { DESELECT_FIELD, PAYLOAD_SCHEMA_VERSION } from '../contract.ts'
 import type { SearchHit } from '../host/native.ts'
 import { renderDefinitions, type PayloadDefinitions } from './definitions.ts'
-
-/** Bumped only with a change replay must tell apart; the native replay reads version 1. */
-export const PAYLOAD_SCHEMA_VERSION = 1
 
 /** One returned tool; `parameters` (its full schema) only in a `discover:` result. */
 export interface PayloadTool extends SearchHit {
@@ -61,7 +59,7 @@ export interface ToolSearchPayload {
    * Only in an eviction record (see eviction.ts): the names that leave the selection. A search
    * result never carries it ({@link PAYLOAD_SCHEMA} does not declare it; {@link RECORD_FIELDS} does).
    */
-  readonly deselect?: readonly string[]
+  readonly [DESELECT_FIELD]?: readonly string[]
 }
 
 /** A field as `defineTool`'s schema DSL declares it, as far as the canonical JSON reads it. */
@@ -142,7 +140,7 @@ export const PAYLOAD_SCHEMA = {
 } as const
 
 /** The fields only the plugin's selection records carry (record.ts), after the search result's. */
-const RECORD_FIELDS = { deselect: { type: 'array', items: { type: 'string' } } } as const
+const RECORD_FIELDS = { [DESELECT_FIELD]: { type: 'array', items: { type: 'string' } } } as const
 
 /**
  * Every field of a payload, in canonical order; a field of {@link ToolSearchPayload} missing here

@@ -17,8 +17,7 @@
 
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { AgentState } from './agent-state.ts'
-import { compareNames } from '../contract.ts'
-import { PAYLOAD_SCHEMA_VERSION } from '../search/payload.ts'
+import { DESELECT_FIELD, EVICT_RECORD, PAYLOAD_SCHEMA_VERSION, RECALL_RECORD, compareNames } from '../contract.ts'
 import { recordSelection } from './record.ts'
 import { replaySelection } from './result.ts'
 
@@ -44,10 +43,10 @@ export function evictLeastRecentlyUsed(session: Session, state: AgentState, max:
   if (max === 0 || state.selected.size <= max) return []
   const dropped = leastRecentlyUsed(state.selected, replaySelection(session.events).lastUsed, state.selected.size - max)
   recordSelection(session, {
-    kind: 'evict',
+    kind: EVICT_RECORD,
     key,
     arguments: { maxSelected: max },
-    payload: { schemaVersion: PAYLOAD_SCHEMA_VERSION, query: '', tools: [], deselect: dropped },
+    payload: { schemaVersion: PAYLOAD_SCHEMA_VERSION, query: '', tools: [], [DESELECT_FIELD]: dropped },
   })
   state.deselect(dropped)
   return dropped
@@ -56,7 +55,7 @@ export function evictLeastRecentlyUsed(session: Session, state: AgentState, max:
 /** The model called a tool an eviction dropped: select it again, and record it. */
 export function recallDropped(session: Session, state: AgentState, name: string): void {
   const names = recordSelection(session, {
-    kind: 'recall',
+    kind: RECALL_RECORD,
     // The position the record takes in the log: unique, in the log it is written to and in every fork of it.
     key: String(session.seq),
     arguments: { called: name },

@@ -14,9 +14,8 @@
 
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { Session } from '@deepseek-ai/dsh-session'
-import { MAX_QUERY_CHARS } from '../contract.ts'
+import { MAX_QUERY_CHARS, PAYLOAD_SCHEMA_VERSION, PREFETCH_RECORD } from '../contract.ts'
 import { ownTurn } from '../host/loop-turns.ts'
-import { PAYLOAD_SCHEMA_VERSION } from '../search/payload.ts'
 import { strongHits, type SearchScope } from '../search/answer.ts'
 import { recordSelection } from './record.ts'
 
@@ -37,7 +36,7 @@ export async function prefetchFor(message: UserMessage, count: number, session: 
   const hits = strongHits(query, answer)
   if (hits.length === 0) return []
   return recordSelection(session, {
-    kind: 'prefetch',
+    kind: PREFETCH_RECORD,
     key: message.id,
     arguments: { query, limit: count },
     payload: { schemaVersion: PAYLOAD_SCHEMA_VERSION, query, tools: hits },

@@ -9,19 +9,19 @@
  * model's history), DSH's tools invariant asks only for non-empty ids and an open turn, its UIs
  * show a dispatch only under the `run_code` call it names (there is none, so nothing is drawn),
  * and replay already reads it with the rule every search result goes through (src/replay.rs).
- * The ids are rooted at `dsh-tool-search:<kind>:<key>`: `prefetch` (prefetch.ts), `evict`
- * (eviction.ts).
+ * The ids are rooted at `dsh-tool-search:<kind>:<key>` (`RECORD_ID_PREFIX` and the record kinds
+ * of contract.ts): `prefetch` (prefetch.ts), `evict` and `recall` (eviction.ts).
  */
 
 import type { Session } from '@deepseek-ai/dsh-session'
 import { CallId } from '@deepseek-ai/dsh-llm'
-import { TOOL_SEARCH_NAME } from '../contract.ts'
+import { CODE_DISPATCH_EVENT, RECORD_ID_PREFIX, TOOL_SEARCH_NAME } from '../contract.ts'
 import { payloadContent, type ToolSearchPayload } from '../search/payload.ts'
 import { resultSelection } from './result.ts'
 
 /** One record. */
 export interface SelectionRecord {
-  /** Where it comes from (`evict`, `recall`, ...). */
+  /** Where it comes from: one of the contract's `*_RECORD` kinds. */
   readonly kind: string
   /** Unique in the session for its kind: the tools companion refuses a sub-call id under two roots. */
   readonly key: string
@@ -36,9 +36,9 @@ export interface SelectionRecord {
  *   applies: commit exactly those.
  */
 export function recordSelection(session: Session, record: SelectionRecord): string[] {
-  const root = CallId(`dsh-tool-search:${record.kind}:${record.key}`)
+  const root = CallId(`${RECORD_ID_PREFIX}${record.kind}:${record.key}`)
   const content = payloadContent(record.payload)
-  session.append('tool/code-dispatch', {
+  session.append(CODE_DISPATCH_EVENT, {
     rootCallId: root,
     parentCallId: root,
     subCallId: CallId(`${root}:1`),

@@ -6,6 +6,7 @@
  */
 
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
+import { REPLAYED_EVENTS } from '../contract.ts'
 import { selectionFromEvents, selectionFromResult, type SessionSelection } from '../host/native.ts'
 import { PAYLOAD_TEXT_START } from '../search/payload.ts'
 
@@ -28,7 +29,7 @@ export function resultSelection({ isError, error, content }: ToolOutcome): strin
 }
 
 /** The session event types replay reads; the others stay on this side. */
-const REPLAYED_TYPES: ReadonlySet<unknown> = new Set(['tool/call', 'tool/result', 'tool/code-dispatch'])
+const REPLAYED_TYPES: ReadonlySet<unknown> = new Set(REPLAYED_EVENTS)
 
 /**
  * Texts longer than this (in UTF-16 code units) cross to the core as '' unless they are a payload:
