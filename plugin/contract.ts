@@ -10,6 +10,12 @@
  * written as `export const NAME = value` on one line, a whole number or a plain single-quoted string.
  */
 
+/** The plugin's name and its profile row id (`cordis.patch.yml`); DSH 0.1.7+ addresses the row's settings form by it. */
+export const PLUGIN_ID = 'dsh-tool-search'
+
+/** The npm package, as DSH's web server serves its client and the Plugin Manager keys its slots. */
+export const PACKAGE_NAME = '@anionex/dsh-tool-search'
+
 /** The one tool this plugin adds; it is always offered and can never be blocked. */
 export const TOOL_SEARCH_NAME = 'tool_search'
 

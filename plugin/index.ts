@@ -5,6 +5,7 @@
  */
 
 import type { Context } from '@deepseek-ai/cordis'
+import { PLUGIN_ID } from './contract.ts'
 import { installCatalogRoute } from './host/catalog-route.ts'
 import type { Config as ConfigShape } from './host/config.ts'
 import { native, type NativeLoad } from './host/native.ts'
@@ -27,7 +28,7 @@ export type { ToolSearchPayload } from './search/payload.ts'
 export type { ToolPolicy } from './offer/visibility.ts'
 export type { AgentRow, ToolSearchView } from './host/view.ts'
 
-export const name = 'dsh-tool-search'
+export const name = PLUGIN_ID
 
 /**
  * `settings` and `webServer` are optional: each is picked up whenever it is mounted (see

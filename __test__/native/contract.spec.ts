@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { MODEL_PACKAGE as CORE_MODEL_PACKAGE, ToolIndex, selectionFromEvents } from '../../index.js'
 import {
-  CODE_DISPATCH_EVENT, DESELECT_FIELD, EVICT_RECORD, MAX_NAME_BYTES, MAX_QUERY_CHARS, MODEL_PACKAGE, PAYLOAD_SCHEMA_VERSION, PREFETCH_RECORD,
+  CODE_DISPATCH_EVENT, DESELECT_FIELD, PACKAGE_NAME, PLUGIN_ID, EVICT_RECORD, MAX_NAME_BYTES, MAX_QUERY_CHARS, MODEL_PACKAGE, PAYLOAD_SCHEMA_VERSION, PREFETCH_RECORD,
   PTC_DISPATCH_EVENT, RECORD_ID_PREFIX, REPLAYED_EVENTS, TOOL_CALL_EVENT, TOOL_RESULT_EVENT, TOOL_SEARCH_NAME,
 } from '../../plugin/contract.ts'
 
@@ -18,6 +18,11 @@ describe('the facts shared with the core', () => {
     expect(CORE_MODEL_PACKAGE).toBe(MODEL_PACKAGE)
     expect(manifest('model/package.json').name).toBe(MODEL_PACKAGE)
     expect(Object.keys(manifest('package.json').optionalDependencies ?? {})).toContain(MODEL_PACKAGE)
+  })
+
+  it('the package and its row: the contract names the package.json name and the bundle patch row id', () => {
+    expect(manifest('package.json').name).toBe(PACKAGE_NAME)
+    expect(readFileSync(new URL('../../cordis.patch.yml', import.meta.url), 'utf8')).toContain(`- id: ${PLUGIN_ID}\n      name: '${PACKAGE_NAME}'\n`)
   })
 
   it('the longest query: the core takes MAX_QUERY_CHARS characters and refuses one more', () => {
