@@ -1,7 +1,8 @@
 //! The texts the transformer reads, for its training data (`model/build/train/`): a tool's text
 //! (its name's words, then its description, as a hybrid index embeds it) and a query's (its CJK
-//! runs read through the glossary, as the semantic stage reads it). The training script asks the
-//! crate rather than imitating it, so it trains on exactly what the shipped ranking embeds.
+//! runs read through the glossary, as the semantic stage reads it). Both are the crate's own
+//! functions, `tool_text` and `Glossary::reading`, the ones a hybrid index calls, so the training
+//! script trains on exactly what the shipped ranking embeds.
 //!
 //! Reads one JSON value per line on standard input: `["tool", name, description]` or
 //! `["query", text]`; writes, per line, the text as a JSON string.
@@ -19,7 +20,7 @@ fn main() {
 fn main() {
     use std::io::{BufRead, Write};
 
-    use dsh_tool_search::{Analyzer, Glossary, Json, Piece};
+    use dsh_tool_search::{tool_text, Analyzer, Glossary, Json};
 
     let path = std::env::args().nth(1).expect("usage: train_texts GLOSSARY_BIN < in.jsonl");
     let glossary = Glossary::from_file(std::path::Path::new(&path)).expect("the glossary");
@@ -31,21 +32,7 @@ fn main() {
         let items: Vec<&str> =
             json.items(json.root()).unwrap_or(&[]).iter().filter_map(|&item| json.str_of(item)).collect();
         let text = match items.as_slice() {
-            ["tool", name, description] => {
-                // As `semantic::contextual::tool_text` builds it.
-                let mut text = String::new();
-                analyzer.pieces(name, |piece| {
-                    if let Piece::Word(word) = piece {
-                        if !text.is_empty() {
-                            text.push(' ');
-                        }
-                        text.push_str(word);
-                    }
-                });
-                text.push_str(": ");
-                text.push_str(description);
-                text
-            }
+            ["tool", name, description] => tool_text(&mut analyzer, name, description),
             ["query", text] => glossary.reading(text).into_owned(),
             _ => panic!("line {}: not [\"tool\", name, description] or [\"query\", text]", number + 1),
         };

@@ -21,8 +21,8 @@
 //!   the core takes.
 //!
 //! The modules are private; what is public below is the whole surface the addon, the fuzz targets
-//! and the examples (`examples/`: the ablation, the model build's term list, the encoder's speed)
-//! use.
+//! and the examples (`examples/`: the ablation, the model build's term list, the encoder's speed,
+//! the training texts) use.
 
 mod analysis;
 mod bytes;
@@ -73,5 +73,7 @@ pub use replay::{
 pub use search::{
     requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, SemanticPart, Stage, StagePart, TermMatch,
 };
-// The semantic model a hybrid index embeds tools and queries with.
-pub use semantic::{set_vector_cache, Contextual, Encoder, Model, ModelError, SemanticModel, MAX_MODEL_BYTES};
+// The semantic model a hybrid index embeds tools and queries with, and the text it embeds a tool as.
+pub use semantic::{
+    set_vector_cache, tool_text, Contextual, Encoder, Model, ModelError, SemanticModel, MAX_MODEL_BYTES,
+};

@@ -133,7 +133,7 @@ impl Contextual {
 /// What a tool is embedded as: its name's words, then its description. The name goes in as words
 /// ("create pull request"), since the transformer's vocabulary reads "create_pull_request" as
 /// pieces of punctuation and "getWeather" as fragments.
-pub(crate) fn tool_text(analyzer: &mut Analyzer, name: &str, description: &str) -> String {
+pub fn tool_text(analyzer: &mut Analyzer, name: &str, description: &str) -> String {
     let mut text = String::with_capacity(name.len() + description.len() + 2);
     analyzer.pieces(name, |piece| {
         if let Piece::Word(word) = piece {

@@ -30,10 +30,11 @@ use std::sync::Arc;
 use crate::gloss::Glossary;
 
 pub(crate) use background::embed as embed_tools;
+pub(crate) use contextual::cosine as contextual_cosine;
+pub use contextual::tool_text;
 pub use contextual::Contextual;
 #[cfg(test)]
 pub(crate) use contextual::MAX_TOKENS;
-pub(crate) use contextual::{cosine as contextual_cosine, tool_text};
 pub use disk_cache::set_dir as set_vector_cache;
 #[cfg(test)]
 pub(crate) use model::encode;
