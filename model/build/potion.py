@@ -2,23 +2,17 @@
 vocabulary, without the libraries that usually load them."""
 import json
 import os
-import struct
 import unicodedata
 
 import numpy as np
 
+import pinned
+
 
 def matrix(model_dir):
-    """The embedding matrix of model.safetensors, as float64."""
-    with open(os.path.join(model_dir, 'model.safetensors'), 'rb') as f:
-        (length,) = struct.unpack('<Q', f.read(8))
-        header = json.loads(f.read(length))
-        data = f.read()
-    (name,) = [k for k in header if k != '__metadata__']
-    info = header[name]
-    assert info['dtype'] == 'F32', info['dtype']
-    start, end = info['data_offsets']
-    return np.frombuffer(data[start:end], dtype='<f4').reshape(info['shape']).astype(np.float64)
+    """The embedding matrix of model.safetensors (its one tensor), as float64."""
+    (table,) = pinned.tensors(os.path.join(model_dir, 'model.safetensors')).values()
+    return table.astype(np.float64)
 
 
 class WordPiece:

@@ -28,6 +28,7 @@ import jieba
 
 sys.path.insert(0, os.path.dirname(__file__))
 import glossary  # noqa: E402
+import pinned  # noqa: E402
 
 assert jieba.__version__ == '0.42.1', jieba.__version__
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,7 +80,7 @@ def main():
         tokenizer.initialize()
         tokenizer.total = total
         runs = []
-        for text in texts(glossary.fetch(spec['segmenter'], args.cache)):
+        for text in texts(pinned.fetch(spec['segmenter'], args.cache)):
             for run in RUN.findall(text):
                 if run not in runs:
                     runs.append(run)

@@ -276,7 +276,6 @@ STOP = set('a an the to of for in on at by with from and or is are be was were i
 def reverse_dictionary():
     """English word -> the most frequent glossary word (two characters or more preferred) whose
     first meaning is that word (or "to <word>")."""
-    import build  # noqa: F401  (model/build on the path: glossary.py imports it)
     import glossary
     with open(os.path.join(os.path.dirname(HERE), 'inputs.json'), encoding='utf-8') as f:
         spec = json.load(f)['glossary']

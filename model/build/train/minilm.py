@@ -11,28 +11,15 @@ import math
 import os
 import shutil
 import struct
+import sys
 
-import numpy as np
 import torch
 from torch import nn
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import pinned  # noqa: E402
+
 EPS = 1e-12
-
-
-def read_safetensors(path):
-    """Every F32 tensor of a safetensors file, by name without the `bert.` prefix."""
-    with open(path, 'rb') as f:
-        (length,) = struct.unpack('<Q', f.read(8))
-        header = json.loads(f.read(length))
-        data = f.read()
-    out = {}
-    for name, info in header.items():
-        if name == '__metadata__' or info['dtype'] != 'F32':
-            continue
-        start, end = info['data_offsets']
-        array = np.frombuffer(data[start:end], dtype='<f4').reshape(info['shape'])
-        out[name.removeprefix('bert.')] = torch.from_numpy(array.copy())
-    return out
 
 
 def write_safetensors(path, tensors):
@@ -102,7 +89,7 @@ class MiniLM(nn.Module):
             config = json.load(f)
         assert config['hidden_act'] == 'gelu' and config['layer_norm_eps'] == EPS, config
         model = MiniLM(config)
-        t = read_safetensors(os.path.join(model_dir, 'model.safetensors'))
+        t = {name: torch.from_numpy(array.copy()) for name, array in pinned.tensors(os.path.join(model_dir, 'model.safetensors')).items()}
         with torch.no_grad():
             model.word.weight.copy_(t['embeddings.word_embeddings.weight'])
             model.position.weight.copy_(t['embeddings.position_embeddings.weight'])

@@ -42,7 +42,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, BUILD)
-import build  # noqa: E402
+import pinned  # noqa: E402
 from minilm import MiniLM  # noqa: E402
 
 PAIRS = os.path.join(HERE, 'pairs.jsonl')
@@ -58,7 +58,7 @@ def log(*args):
 def base_dir(cache):
     with open(os.path.join(BUILD, 'inputs.json'), encoding='utf-8') as f:
         spec = json.load(f)['encoder']
-    return os.path.join(build.fetch(spec, cache), spec['dir'])
+    return os.path.join(pinned.fetch(spec, cache), spec['dir'])
 
 
 class Texts:
