@@ -69,8 +69,8 @@ fn read(glossary: &Glossary, text: &str, mut visit: impl FnMut(Part<'_>)) {
 /// Calls `visit` with each content word of `text`'s CJK runs, folded, and its gloss, in order.
 ///
 /// A lone character gives only its first meaning: one character means many things ("取": to
-/// take, to get), and on the bilingual set's Chinese dev part its other senses cost R@5 (0.635
-/// against 0.638 with the first only; held 0.564 against 0.582).
+/// take, to get), and its other senses cost the bilingual set's Chinese requests R@5 (the
+/// figures are in docs/model.md, "How the ranking parameters were chosen").
 pub(crate) fn glosses(glossary: &Glossary, text: &str, mut visit: impl FnMut(&str, &str)) {
     read(glossary, text, |part| {
         if let Part::Glossed(word, gloss) = part {
@@ -90,7 +90,7 @@ fn first_meaning(gloss: &str) -> &str {
 /// no word of it (English, or Korean, has none).
 /// One meaning a word, where the lexical stage takes the whole gloss: every word a model reads
 /// moves the query's one vector, and on the bilingual set's Chinese dev part the first meanings
-/// found more than the whole glosses (R@5 0.631 against 0.615).
+/// find more than the whole glosses (docs/model.md has the figures).
 pub(crate) fn reading<'t>(glossary: &Glossary, text: &'t str) -> Cow<'t, str> {
     if !text.contains(is_cjk) {
         return Cow::Borrowed(text);

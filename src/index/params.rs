@@ -1,19 +1,20 @@
 //! Ranking parameters, and why they have the values they have.
 //!
 //! Every value is chosen on the dev parts of the labelled sets `pnpm eval` reports and checked on
-//! their held parts and on the source kept whole (see `bench/data/README.md`); none is fitted to
-//! a held part. Each rule has an off switch here, and `node bench/ablation.mjs` prints what
-//! turning it off costs on every set (the table in `docs/search.md`): a rule stays only while it
-//! earns its place on sources it was not tuned on. The lexical values were found by a coordinate
-//! descent on the BFCL dev set's dev part; the semantic ones by a grid over the weight and the
-//! whole-query share, where an even blend was the one no source lost much by.
+//! their held parts and on the sources kept whole (see `bench/data/README.md`); none is fitted to
+//! a held part. `pnpm eval` prints what the shipped values rank, and each rule has an off switch
+//! here whose cost on every set `node bench/ablation.mjs` prints (the table in `docs/search.md`):
+//! a rule stays only while it earns its place on sources it was not tuned on. How each value was
+//! found, with the figures of the values tried, is history, kept in `docs/model.md` ("How the
+//! ranking parameters were chosen"); a document quotes a value as `` `name` (value) ``, which
+//! `pnpm lint`'s docs gate compares with [`Params::default`].
 
 use crate::input::projection::FIELDS;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Params {
-    /// Term-frequency saturation. 1.5 (above the usual 1.2): a word repeated across a tool's
-    /// name, description and schema is real evidence of what the tool is about.
+    /// Term-frequency saturation, above the usual 1.2: a word repeated across a tool's name,
+    /// description and schema is real evidence of what the tool is about.
     pub k1: f64,
     /// Weight of one occurrence in each field, in [`crate::Field`] order: a name word
     /// counts three times a description word; property names count more than description words
@@ -52,47 +53,42 @@ pub struct Params {
     pub semantic_floor: f64,
     /// Least transformer cosine at which a tool no query word matches is a match too, when the
     /// transformer compared it with the query (it is one of the candidates). The table's floor
-    /// alone had kept out what only the trained encoder sees: a tool described in Chinese, asked
-    /// for in English, or "book a table" for `reserve_restaurant`. Such a tool could only fill a
-    /// short page, so a page of 5 and a page of 10 disagreed on their first five. Chosen on the
-    /// dev parts over 0.2 to 0.35 and no floor: 0.25 lifted the bilingual English dev part from
-    /// 0.757 to 0.814 and the Chinese from 0.720 to 0.735, and left every other dev part as it
-    /// was. On the held parts the bilingual set stayed as it was, the union lost 0.003 and BFCL
-    /// live 0.002; with no floor the Chinese held part lost 0.018. Infinity turns it off.
+    /// alone keeps out what only the trained encoder sees: a tool described in Chinese, asked for
+    /// in English, or "book a table" for `reserve_restaurant`. Such a tool could only fill a short
+    /// page, so a page of 5 and a page of 10 would disagree on their first five. Of the floors
+    /// tried on the dev parts, this one lifts the bilingual dev parts and leaves the others as they
+    /// are, and with none the Chinese held part loses; the ablation's row "only the table lets
+    /// unmatched tools in" is what it is worth. Infinity turns it off.
     pub contextual_floor: f64,
     /// When the index has the transformer's vectors: its share of the semantic part (the word
-    /// table has the rest), each placed on the query's own 0..=1 scale first. The table still
-    /// picks the transformer's candidates, decides with it which unmatched tools count as matches
-    /// (see `contextual_floor`), and it is the whole semantic part for a query the transformer
-    /// does not read. Both this and `semantic_weight` were chosen on the dev parts alone, once
-    /// the encoder was trained for tools: over weights 0.5 to 0.8 and shares 0.5 to 1, the best
-    /// mean R@5 of the seven labelled sets' dev parts among the pairs where none of them fell
-    /// (0.659 at 0.5 and 0.5, 0.696 here).
-    /// The untrained encoder had moved the dev parts by a few thousandths between shares of 0.3
-    /// and 0.7, so the share had been an even one.
+    /// table has the rest), each placed on the query's own 0..=1 scale first. It is all of it, so
+    /// where the transformer read the query the table's part of a score is 0 (as `explain` shows
+    /// it); the table still picks the transformer's candidates, decides with it which unmatched
+    /// tools count as matches (see `contextual_floor`), and is the whole semantic part for a query
+    /// the transformer does not read. This and `semantic_weight` are the pair with the best mean
+    /// R@5 over the seven labelled sets' dev parts among those where none of them fell: trained for
+    /// tools, the transformer ranks better than the table wherever both read a query. The
+    /// ablation's rows "semantic: half table, half transformer" and "semantic weight 0.5" each put
+    /// one of them back at the even value the untrained encoder had.
     pub contextual_share: f64,
     /// How many tools the transformer compares with a query: the best by the lexical score and
     /// the table (see `search::hybrid`). It bounds what a search costs when the background worker
-    /// has not yet made the tools' vectors (a search then makes its candidates' own), and lets a
-    /// search answer exactly as it will once the worker is done. With the encoder trained on the
-    /// written requests, the transformer finds tools the words and the table rank far down, so
-    /// the bound was chosen again on the validation requests (model/build/train): their mean
-    /// R@5 is 0.688 at 50, 0.696 at 75 and 0.699 at 100 (0.702 at 75 and 0.706 at 100 with the
-    /// encoder of the second seed, which ships). A larger bound gains less than the seeds differ
-    /// by: 0.7073 at 125, 0.7084 at 150, 0.7075 at 200 and 0.7095 with no bound, against 0.7064
-    /// at 100, most of it on the written requests (the ablation's row); and no bound leaves a
-    /// cold search unbounded. A warm search compares 100 vectors instead of 50 (microseconds); a
-    /// search before the worker is done makes up to 100 vectors instead of 50.
+    /// has not yet made the tools' vectors (a search then makes its candidates' own, a pass each),
+    /// and lets a search answer exactly as it will once the worker is done. The trained
+    /// transformer finds tools the words and the table rank far down, which a smaller bound misses
+    /// on the validation requests (`model/build/train/`); a larger one gains less there than two
+    /// trainings of the encoder differ by, and no bound leaves a cold search unbounded. The
+    /// ablation's row "transformer over every tool" is what the bound costs on every set.
     pub contextual_candidates: usize,
-    /// Most of a name's agreement with the query (see `search::hybrid`) adds to a tool's score
+    /// Most of a name's agreement with the query (see `search::agreement`) adds to a tool's score
     /// in a hybrid index: among the leaders that share the query's object, the member whose other
     /// name words are nearest the rest of the query gets it all, divided by the square of the
     /// query's words the family does not share; 0 turns it off. In the built-in catalog the
     /// action is all that tells `create_pull_request` from the nine other pull-request tools for
-    /// "open a pull request" ("create" to "open" is a cosine of 0.17 in the table); 0.15 is the
-    /// least weight that ranks it first, and it moves no eval figure. The division by the square
-    /// of the words left keeps the rule off long requests, where a plain division, or none,
-    /// cost the dev parts recall.
+    /// "open a pull request" ("create" to "open" is a cosine of 0.17 in the table); the weight is
+    /// the least that ranks it first (`src/tests/contextual.rs` holds it there), and it moves no
+    /// `pnpm eval` figure. The division by the square of the words left keeps the rule off long
+    /// requests, where a plain division, or none, cost the dev parts recall.
     pub agreement_weight: f64,
     /// How many of the best-scoring tools the agreement looks at for a family: enough for a
     /// family as large as the GitHub server's ten pull-request tools.
@@ -101,8 +97,9 @@ pub struct Params {
     /// word of a query's CJK text adds the terms of its English gloss to the query's terms at this
     /// weight, beside the text's own pieces (which weigh 1), and the semantic stage reads the query
     /// with its CJK text in English; 0 turns both off. Half a query word's weight: a gloss is a
-    /// dictionary's guess at a word's meaning, two senses long. Any weight from 0.25 to 0.6 gave
-    /// the bilingual set's Chinese dev part the same R@5 (0.15 lost 0.02, 0.75 and 1 lost 0.05).
+    /// dictionary's guess at a word's meaning, two senses long. The bilingual set's Chinese dev
+    /// part ranks alike at the weights around it and loses at those far from it; the ablation's
+    /// row "no gloss" is what the gloss is worth.
     pub gloss_weight: f64,
 }
 

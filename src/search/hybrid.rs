@@ -17,6 +17,12 @@
 //! the table bring ([`candidates`]), whose vectors it makes itself where the background worker
 //! has not yet: a search costs a bounded number of passes, and answers the same whether the
 //! worker has finished or not started.
+//!
+//! The two similarities are weighed by `Params::contextual_share`, which gives the transformer
+//! the whole semantic part: where it read the query a tool's table part is 0, in its score and
+//! in `explain`, and the table only picks the transformer's candidates and decides with it which
+//! unmatched tools are matches. A query it does not read (a longer one, or any query of an index
+//! without the transformer) is weighed by the table alone.
 
 use crate::analysis::Analyzer;
 use crate::index::{DocId, Index};

@@ -4,7 +4,8 @@
 //!
 //! It costs milliseconds per text where the table costs microseconds, so an index never waits
 //! for it: a hybrid index's tools are embedded by one background worker (see `background`), and
-//! until their vectors are in place a search blends the static table alone.
+//! a search that needs a candidate's vector the worker has not made yet makes that one itself
+//! (see `tool_vectors`), so it answers as it will once the worker is done.
 
 use std::collections::VecDeque;
 use std::path::Path;
