@@ -9,6 +9,11 @@
 //   one (`node/args.rs` is `src/node/args.rs`). A document that names files kept elsewhere (an
 //   upstream package's, a script's output the repository does not keep) lists them in a comment,
 //   `<!-- not in this repository (why): name, name -->`, for whoever edits it next;
+// - every value of a ranking parameter a document quotes is the one `Params::default` gives it in
+//   src/index/params.rs. A document quotes one as its name in a code span and the value in
+//   parentheses, `` `contextual_candidates` (100) `` (a per-field parameter's values separated by
+//   commas); a number written straight after the name (`` `gloss_weight` 0.5 ``) is a finding too,
+//   so that every quote is in the form the gate checks;
 // and the package's version is the one version everywhere a version of this package is written.
 //
 //   node scripts/check-docs.mjs     exits 1, printing each finding as `file:line: what`
@@ -22,6 +27,13 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules', 'target', 'dist', 'artifacts'])
 /** File endings a code span must have to be read as a file name. */
 const FILE_ENDINGS = /\.(?:ts|tsx|js|mjs|cjs|rs|md|json|jsonl|py|sh|ya?ml|toml|css|bin|txt)$/
+/** Where the ranking parameters and their shipped values are written. */
+const PARAMS_FILE = 'src/index/params.rs'
+/** A parameter's name in a code span (`Params::` before it or not), and what follows it on its line or the next. */
+const PARAMETER_QUOTE = /`(?:Params::)?([a-z][a-z0-9_]*)`(?:(?:[ \t]+|[ \t]*\n[ \t]*)(?:\(([^)]*)\)|(-?\d[\d_]*(?:\.\d+)?)))?/g
+/** A number or a list of them, as a quote or `Params::default` writes it. */
+const NUMBER_LIST = /^\[?\s*-?\d[\d_]*(?:\.\d+)?(?:\s*,\s*-?\d[\d_]*(?:\.\d+)?)*\s*\]?$/
+
 /** Code spans that stand for something other than a file of this repository. */
 const NOT_A_REPOSITORY_FILE = [
   /[\s<>$~*{}()|=,'"]/, // a command, a placeholder, a home directory, a pattern
@@ -83,8 +95,10 @@ export function checkDocs(root, docs = documents(root)) {
     }
     return found
   }
+  const parameters = rankingParameters(root)
   /** @type {string[]} */
   const findings = []
+  if (parameters?.size === 0) findings.push(`${PARAMS_FILE}: no value read from \`Params::default\`, so no quoted parameter can be checked`)
   for (const doc of docs) {
     const folder = dirname(doc) === '.' ? '' : dirname(doc)
     const text = readFileSync(join(root, doc), 'utf8')
@@ -96,10 +110,13 @@ export function checkDocs(root, docs = documents(root)) {
       return exists(name) || (inFolder !== undefined && exists(inFolder)) || endsOne(name)
     }
     let fenced = false
+    /** The document with its fenced blocks blanked: where parameter quotes are read. */
+    const outsideCode = lines.map(() => '')
     lines.forEach((line, at) => {
       const where = `${doc}:${at + 1}`
       if (/^\s*(```|~~~)/.test(line)) fenced = !fenced
       if (fenced) return
+      outsideCode[at] = line
       for (const target of linkTargets(line)) {
         if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue
         const [path = '', fragment] = target.split('#')
@@ -120,8 +137,60 @@ export function checkDocs(root, docs = documents(root)) {
         if (!cited(name)) findings.push(`${where}: ${name} is not in the repository`)
       }
     })
+    if (parameters !== undefined) findings.push(...parameterFindings(outsideCode.join('\n'), parameters).map(({ at, what }) => `${doc}:${at}: ${what}`))
   }
   return [...findings, ...versionFindings(root)]
+}
+
+/**
+ * The ranking parameters' shipped values by name, as `Params::default` in src/index/params.rs
+ * writes them (a list for a per-field parameter; `undefined` for a value that is not a number);
+ * `undefined` when the repository has no such file.
+ * @param {string} root
+ * @returns {Map<string, number[] | undefined> | undefined}
+ */
+export function rankingParameters(root) {
+  const file = join(root, PARAMS_FILE)
+  if (!existsSync(file)) return undefined
+  const body = /impl Default for Params \{.*?\bParams \{\n(.*?)\n\s*\}/s.exec(readFileSync(file, 'utf8'))?.[1] ?? ''
+  return new Map([...body.matchAll(/^\s*([a-z][a-z0-9_]*): (.+?),?\s*$/gm)].map(([, name = '', value = '']) => [name, numbers(value)]))
+}
+
+/** The numbers of a value or a quote (`100`, `0.25`, `[3.0, 1.0]`, `3, 1`); undefined when it is not one. */
+function numbers(/** @type {string} */ text) {
+  return NUMBER_LIST.test(text.trim()) ? text.replace(/[[\]_\s]/g, '').split(',').map(Number) : undefined
+}
+
+/**
+ * What is wrong with a document's parameter quotes: a value that is not the shipped one, a
+ * parenthesis that holds more than the value, a number written after the name without one.
+ * @param {string} text - the document, its fenced blocks blanked.
+ * @param {Map<string, number[] | undefined>} parameters
+ * @returns {{ at: number, what: string }[]} each finding, with the line its quote starts on.
+ */
+function parameterFindings(text, parameters) {
+  /** @type {{ at: number, what: string }[]} */
+  const findings = []
+  for (const match of text.matchAll(PARAMETER_QUOTE)) {
+    const [written, name = '', inside, bare] = match
+    if ((inside === undefined && bare === undefined) || !parameters.has(name)) continue
+    const shipped = parameters.get(name)
+    const quoted = inside === undefined ? undefined : numbers(inside)
+    const quote = written.replace(/\s+/g, ' ')
+    /** @type {string | undefined} */
+    let what
+    if (inside === undefined) {
+      what = `write a parameter's value in parentheses after its name, \`${name}\` (${bare}), the form this check compares with ${PARAMS_FILE}`
+    } else if (quoted === undefined) {
+      if (/^\s*-?\d/.test(inside)) what = 'the parentheses after a parameter\'s name hold its value alone'
+    } else if (shipped === undefined) {
+      what = `${PARAMS_FILE} gives \`${name}\` a value that is not a number`
+    } else if (quoted.length !== shipped.length || quoted.some((value, i) => value !== shipped[i])) {
+      what = `${PARAMS_FILE} gives \`${name}\` ${shipped.join(', ')}`
+    }
+    if (what !== undefined) findings.push({ at: text.slice(0, match.index).split('\n').length, what: `${quote}: ${what}` })
+  }
+  return findings
 }
 
 /** The targets of the Markdown links and images on one line, as written. */
@@ -210,6 +279,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const docs = documents(REPO)
   const findings = checkDocs(REPO, docs)
   for (const finding of findings) process.stdout.write(`${finding}\n`)
-  process.stdout.write(`check-docs: ${findings.length === 0 ? 'every link and cited file' : `${findings.length} finding${findings.length === 1 ? '' : 's'}`} in ${docs.length} documents${findings.length === 0 ? ' resolves, and the version is one' : ''}\n`)
+  process.stdout.write(`check-docs: ${findings.length === 0 ? 'every link, cited file and quoted parameter' : `${findings.length} finding${findings.length === 1 ? '' : 's'}`} in ${docs.length} documents${findings.length === 0 ? ' resolves, and the version is one' : ''}\n`)
   process.exit(findings.length === 0 ? 0 : 1)
 }

@@ -8,6 +8,7 @@
 //   oxlint   scripts/zz-lint-probe.mjs, an unused variable and a promise nobody awaits
 //   jscpd    scripts/zz-lint-probe.mjs, a copy of this file's firstFailingLine (7 lines)
 //   docs     docs/zz-lint-probe.md, a link written from the root instead of from docs/
+//   docs     docs/zz-lint-probe.md, a ranking parameter quoted with a value it does not have
 //   cycles   plugin/zz-lint-probe-{a,b}.ts, two modules that import each other
 //   cycles   src/zz_lint_probe_{a,b}.rs, two Rust modules that use each other (no `mod` line
 //            declares them, so cargo never sees them)
@@ -53,6 +54,11 @@ const PROBES = [
     gate: 'docs',
     files: [[DOC_PROBE, '# A probe of `pnpm lint:probe`\n\nA link written from the root: [search](docs/search.md).\n']],
     why: /^docs\/zz-lint-probe\.md:3: the link docs\/search\.md/,
+  },
+  {
+    gate: 'docs',
+    files: [[DOC_PROBE, '# A probe of `pnpm lint:probe`\n\nThe transformer compares `contextual_candidates` (50) tools.\n']],
+    why: /^docs\/zz-lint-probe\.md:3: `contextual_candidates` \(50\): src\/index\/params\.rs gives/,
   },
   {
     gate: 'cycles',

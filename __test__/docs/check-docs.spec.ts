@@ -1,11 +1,12 @@
 // The documentation check (scripts/check-docs.mjs, the `docs` gate of pnpm lint): the repository's
-// documents pass it, and a small tree of broken ones shows each kind of finding it makes.
+// documents pass it, and a small tree of broken ones shows each kind of finding it makes, the
+// quoted ranking parameters' included.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { checkDocs, documents, markdownAnchors } from '../../scripts/check-docs.mjs'
+import { checkDocs, documents, markdownAnchors, rankingParameters } from '../../scripts/check-docs.mjs'
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const trees: string[] = []
@@ -51,6 +52,53 @@ describe('check-docs', () => {
       'docs/a.md:2: the link b.md#lost: docs/b.md has no heading or anchor #lost',
       'docs/a.md:3: `src/gone.rs` names a file that is not in the repository',
       'docs/a.md:4: DESIGN.md is not in the repository',
+    ])
+  })
+
+  it('checks every quoted ranking parameter against Params::default, and only quotes of one', () => {
+    const params = [
+      'pub struct Params {',
+      '    /// Said in a comment: `contextual_candidates` (50) is not read here.',
+      '    pub contextual_candidates: usize,',
+      '}',
+      'impl Default for Params {',
+      '    fn default() -> Self {',
+      '        Params {',
+      '            weights: [3.0, 1.0, 1.5, 0.5],',
+      '            contextual_share: 1.0,',
+      '            contextual_candidates: 100,',
+      '            contextual_floor: f64::INFINITY,',
+      '        }',
+      '    }',
+      '}',
+    ].join('\n')
+    const root = tree({
+      'src/index/params.rs': params,
+      'docs/a.md': [
+        '# A',
+        'Right: `contextual_candidates` (100), `Params::contextual_share` (1), `weights` (3, 1, 1.5, 0.5), and across a',
+        'line break `contextual_share`',
+        '  (1.0).',
+        'Wrong: `contextual_candidates` (50), `weights` (3, 1), `contextual_share`',
+        '(0.5).',
+        'Not quotes: `contextual_candidates` (the bound), `other_name` (7), "the 50 best", `contextual_share`, at 0.',
+        'Unreadable: `contextual_floor` (0.25); loose: `contextual_candidates` (100 of them); bare: `contextual_share` 0.5.',
+        '```',
+        '`contextual_candidates` (50)',
+        '```',
+      ].join('\n'),
+    })
+    expect(rankingParameters(root)).toEqual(new Map([['weights', [3, 1, 1.5, 0.5]], ['contextual_share', [1]], ['contextual_candidates', [100]], ['contextual_floor', undefined]]))
+    expect(checkDocs(root, ['docs/a.md'])).toEqual([
+      'docs/a.md:5: `contextual_candidates` (50): src/index/params.rs gives `contextual_candidates` 100',
+      'docs/a.md:5: `weights` (3, 1): src/index/params.rs gives `weights` 3, 1, 1.5, 0.5',
+      'docs/a.md:5: `contextual_share` (0.5): src/index/params.rs gives `contextual_share` 1',
+      'docs/a.md:8: `contextual_floor` (0.25): src/index/params.rs gives `contextual_floor` a value that is not a number',
+      "docs/a.md:8: `contextual_candidates` (100 of them): the parentheses after a parameter's name hold its value alone",
+      "docs/a.md:8: `contextual_share` 0.5: write a parameter's value in parentheses after its name, `contextual_share` (0.5), the form this check compares with src/index/params.rs",
+    ])
+    expect(checkDocs(tree({ 'src/index/params.rs': 'pub struct Params {}\n' }), [])).toEqual([
+      'src/index/params.rs: no value read from `Params::default`, so no quoted parameter can be checked',
     ])
   })
 
