@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Shows that the style gates catch what they are for (`pnpm lint:probe`): for each of seven
+// Shows that the style gates catch what they are for (`pnpm lint:probe`): for each of eight
 // breakages it writes probe files into the tree, runs that gate of `pnpm lint`
 // (scripts/lint.mjs) and expects it to fail, then removes the probes, even when interrupted.
 //
