@@ -2,8 +2,9 @@
 // the union, where the requests of the four non-BFCL sources meet one catalog of every source's
 // tools and real distractors, the scale a user with many servers actually searches, and the
 // project's own bilingual set (bench/data/bilingual/README.md), its English and its Chinese
-// requests reported apart over one catalog, and the requests written for the MCP servers the
-// transformer's training never reads (model/build/train/written/README.md), the same way.
+// requests reported apart over one catalog, its multi-step requests (bench/data/multistep/README.md)
+// over the same catalog, and the requests written for the MCP servers the transformer's training
+// never reads (model/build/train/written/README.md), the same way.
 import { readdirSync, readFileSync } from 'node:fs'
 import { isHeldBack, isValidationServer } from './eval-metrics.mjs'
 import { repoPath } from './repo.mjs'
@@ -11,12 +12,14 @@ import { repoPath } from './repo.mjs'
 /**
  * @typedef {import('./catalogs.mjs').Tool} Tool
  * @typedef {'dev' | 'held'} Part the dev part may steer ranking choices; the held part never does
- * @typedef {{id: string, query: string, relevant: string[], part: Part}} EvalRequest
+ * @typedef {{id: string, query: string, relevant: string[], part: Part, pair?: string}} EvalRequest
+ *   `pair`: in a set of request pairs, the pair id that fixes the request's part
  * @typedef {object} EvalSet
  * @property {string} id
  * @property {string} label
  * @property {boolean} whole reported as one part: a source nothing was tuned on
  * @property {boolean} [devOnly] every request is dev: the transformer's validation, never trained on
+ * @property {boolean} [neverTrains] neither part is training data: model/build/train/eval-sets.mjs leaves the set out
  * @property {Tool[]} catalog
  * @property {EvalRequest[]} requests
  */
@@ -57,6 +60,17 @@ const BILINGUAL_LANGUAGES = [
 ]
 
 /**
+ * The multi-step set: pairs of requests that each need two to four tools, written for this
+ * project as the bilingual set was and ranked over its catalog, each language a set of its own.
+ * It judges rankings that cover each step of a request, so no part of it ever trains.
+ */
+const MULTISTEP_QUERIES = 'bench/data/multistep/queries.jsonl'
+const MULTISTEP_LANGUAGES = [
+  { lang: 'en', id: 'multistep-en', label: 'Multi-step, English' },
+  { lang: 'zh', id: 'multistep-zh', label: 'Multi-step, Chinese' },
+]
+
+/**
  * The MCP servers recorded for the transformer's training, and the requests written for their
  * tools; those of the validation servers (`isValidationServer`) never train, and are ranked here
  * over every recorded server's tools, each language a set of its own.
@@ -76,6 +90,7 @@ export const EVAL_INPUT_FILES = [
   DSH_TOOLS,
   ...BILINGUAL_MCP_SERVERS.map(mcpFile),
   BILINGUAL_QUERIES,
+  MULTISTEP_QUERIES,
   ...recordedServers().map((server) => `${RECORDED}/${server}.json`),
   ...recordedServers().filter(isValidationServer).map((server) => `${WRITTEN}/${server}.jsonl`),
 ]
@@ -91,8 +106,8 @@ const readJson = (/** @type {string} */ path) => JSON.parse(readFileSync(repoPat
 const readJsonLines = (path) => readFileSync(repoPath(path), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
 
 /**
- * Every source alone, then the union, then the bilingual set's English and Chinese halves, then
- * the written MCP requests' two languages.
+ * Every source alone, then the union, then the bilingual set's English and Chinese halves, the
+ * multi-step set's (the same catalog), then the written MCP requests' two languages.
  * @returns {EvalSet[]}
  */
 export function evalSets() {
@@ -109,7 +124,9 @@ export function evalSets() {
       part: /** @type {Part} */ (split === 'whole' || isHeldBack(requestId) ? 'held' : 'dev'),
     })),
   }))
-  return [...sources, unionSet(sources), ...bilingualSets(sources), ...writtenSets()]
+  const ours = bilingualCatalog(sources)
+  return [...sources, unionSet(sources), ...pairedSets(BILINGUAL_QUERIES, BILINGUAL_LANGUAGES, ours),
+    ...pairedSets(MULTISTEP_QUERIES, MULTISTEP_LANGUAGES, ours).map((set) => ({ ...set, neverTrains: true })), ...writtenSets()]
 }
 
 /**
@@ -117,12 +134,12 @@ export function evalSets() {
  * that index every set once (the weak-match floor, prefetch Hit@N). The bilingual set and the
  * written MCP requests are left out: the plugin's floor was chosen, and the README's Hit@N
  * measured, on the sources and the union alone, and whether this project's own requests should
- * move them is a choice of its own.
+ * move them is a choice of its own. The multi-step set is left out with them.
  * @typedef {{id: string, catalogJson: string, requests: EvalRequest[]}} EvalSource
  * @returns {EvalSource[]}
  */
 export function evalSources() {
-  const ours = new Set([...BILINGUAL_LANGUAGES, ...WRITTEN_LANGUAGES].map(({ id }) => id))
+  const ours = new Set([...BILINGUAL_LANGUAGES, ...MULTISTEP_LANGUAGES, ...WRITTEN_LANGUAGES].map(({ id }) => id))
   return evalSets().filter(({ id }) => !ours.has(id)).map(({ id, catalog, requests }) => ({ id, catalogJson: JSON.stringify(catalog), requests }))
 }
 
@@ -162,16 +179,15 @@ function unionSet(sources) {
 }
 
 /**
- * The bilingual set, one set per language over one shared catalog: DSH's own tools, the MCP
- * servers under the names DSH's bridge gives them, then the labelled sources in the union's order
- * (a name already taken keeps its first definition, so DSH's `web_search` and `send_message` are
- * DSH's here). No BFCL catalog: its general-purpose functions would serve many of these requests
- * without being labelled. A request's part is that of its pair (`isHeldBack` of the pair id), so
- * the two languages of one pair always fall in the same part.
+ * The catalog of the bilingual and multi-step sets: DSH's own tools, the MCP servers under the
+ * names DSH's bridge gives them, then the labelled sources its requests also target, in the
+ * union's order (a name already taken keeps its first definition, so DSH's `web_search` and
+ * `send_message` are DSH's here). No BFCL catalog: its general-purpose functions would serve many
+ * of these requests without being labelled.
  * @param {EvalSet[]} sources
- * @returns {EvalSet[]}
+ * @returns {Tool[]}
  */
-function bilingualSets(sources) {
+function bilingualCatalog(sources) {
   const byId = new Map(sources.map((source) => [source.id, source]))
   /** @type {Map<string, Tool>} */
   const catalog = new Map()
@@ -183,19 +199,32 @@ function bilingualSets(sources) {
   for (const tool of tools) {
     if (!catalog.has(tool.name)) catalog.set(tool.name, tool)
   }
-  const shared = [...catalog.values()]
+  return [...catalog.values()]
+}
+
+/**
+ * A file of request pairs, each request written once in English and once in Chinese, as one set
+ * per language over one shared catalog. A request's part is that of its pair (`isHeldBack` of the
+ * pair id), so the two languages of one pair always fall in the same part.
+ * @param {string} file
+ * @param {{lang: string, id: string, label: string}[]} languages
+ * @param {Tool[]} catalog
+ * @returns {EvalSet[]}
+ */
+function pairedSets(file, languages, catalog) {
   /** @type {{id: string, pair: string, lang: string, query: string, relevant: string[]}[]} */
-  const lines = readFileSync(repoPath(BILINGUAL_QUERIES), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
-  return BILINGUAL_LANGUAGES.map(({ lang, id, label }) => ({
+  const lines = readJsonLines(file)
+  return languages.map(({ lang, id, label }) => ({
     id,
     label,
     whole: false,
-    catalog: shared,
+    catalog,
     requests: lines.filter((line) => line.lang === lang).map(({ id: requestId, pair, query, relevant }) => ({
       id: requestId,
       query,
       relevant,
       part: /** @type {Part} */ (isHeldBack(pair) ? 'held' : 'dev'),
+      pair,
     })),
   }))
 }

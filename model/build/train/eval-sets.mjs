@@ -3,6 +3,7 @@
 // requests, each request's part by the JavaScript rule), as one JSON object on standard output,
 // for model/build/train/data.py. The training data is drawn from the dev parts only; data.py
 // computes each part again by its own copy of the rule and stops when the two disagree on any id.
+// A set no part of which may train (`neverTrains`: the multi-step set) is not written at all.
 //
 //   node model/build/train/eval-sets.mjs > sets.json
 import { readFileSync } from 'node:fs'
@@ -10,7 +11,7 @@ import { isHeldBack } from '../../../bench/lib/eval-metrics.mjs'
 import { evalSets } from '../../../bench/lib/eval-sets.mjs'
 import { repoPath } from '../../../bench/lib/repo.mjs'
 
-const sets = evalSets().map(({ id, whole, devOnly = false, catalog, requests }) => ({
+const sets = evalSets().filter(({ neverTrains = false }) => !neverTrains).map(({ id, whole, devOnly = false, catalog, requests }) => ({
   id,
   whole,
   devOnly,

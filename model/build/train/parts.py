@@ -53,7 +53,8 @@ def check(export):
                 compared += 1
             continue
         for r in s['requests']:
-            key = pair_of[r['id']] if s['id'].startswith('bilingual') else r['id']
+            # A request of a set of pairs names its pair, the key of its part.
+            key = r.get('pair') or (pair_of[r['id']] if s['id'].startswith('bilingual') else r['id'])
             mine = 'held' if s['whole'] or is_held_back(key) else 'dev'
             assert mine == r['part'], ('part rules disagree', s['id'], r['id'], mine, r['part'])
             own[r['id']] = mine
