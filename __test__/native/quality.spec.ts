@@ -22,7 +22,7 @@ function part(id: string, ranking: Ranking, name: 'all' | 'dev' | 'held') {
 }
 
 describe('the labelled sets', () => {
-  it('are all there, whole: six sources, their union, and the bilingual set and the written MCP requests in each language', () => {
+  it('are all there, whole: six sources, their union, and the bilingual set, the multi-step set and the written MCP requests in each language', () => {
     expect(sets.map(({ id, tools, lexical }) => [id, tools, lexical.all.requests])).toEqual([
       ['bfcl', 1437, 1150],
       ['bfcl-live', 528, 1350],
@@ -33,6 +33,8 @@ describe('the labelled sets', () => {
       ['union', 1725, 155 + 78 + 54 + 97],
       ['bilingual-en', 305, 195],
       ['bilingual-zh', 305, 195],
+      ['multistep-en', 305, 748],
+      ['multistep-zh', 305, 748],
       ['written-en', 1109, 1017],
       ['written-zh', 1109, 1017],
     ])
