@@ -7,7 +7,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { PLUGIN_ID } from './contract.ts'
 import { installCatalogRoute } from './host/catalog-route.ts'
-import type { Config as ConfigShape } from './host/config.ts'
+import type { AppliedConfig } from './host/config.ts'
 import { native, type NativeLoad } from './host/native.ts'
 import { ToolSearchRuntime } from './host/runtime.ts'
 import { installToolSearchSettings } from './host/settings.ts'
@@ -20,7 +20,7 @@ declare module '@deepseek-ai/cordis' {
   }
 }
 
-export { Config, normalizeSettings, type ToolSearchSettings } from './host/config.ts'
+export { Config, normalizeSettings, type AppliedConfig, type ToolSearchSettings } from './host/config.ts'
 export { CATALOG_ROUTE_PATH, MAX_LIMIT, TOOL_SEARCH_NAME, type CatalogResponse, type CatalogRow, type StandingPolicy } from './contract.ts'
 export { DEFAULT_CORE_TOOLS } from './offer/core-tools.ts'
 export { TOOL_SEARCH_SETTINGS_NAMESPACE } from './host/settings.ts'
@@ -31,12 +31,13 @@ export type { AgentRow, ToolSearchView } from './host/view.ts'
 export const name = PLUGIN_ID
 
 /**
- * `settings` and `webServer` are optional: each is picked up whenever it is mounted (see
- * `installToolSearchSettings` and `installCatalogRoute`).
+ * `settings` and `webServer` are optional: each is picked up whenever it is mounted, whichever
+ * generation of DSH's settings service it is (see `installToolSearchSettings` and
+ * `installCatalogRoute`).
  */
 export const inject = ['tools', 'systemPrompt', 'agents']
 
-export function apply(ctx: Context, config: ConfigShape): void {
+export function apply(ctx: Context, config: AppliedConfig): void {
   applyWith(ctx, config, native)
 }
 
@@ -45,7 +46,7 @@ export function apply(ctx: Context, config: ConfigShape): void {
  * for tests, which cannot uninstall the binary from under a running process.
  * @internal
  */
-export function applyWith(ctx: Context, config: ConfigShape, core: NativeLoad): void {
+export function applyWith(ctx: Context, config: AppliedConfig, core: NativeLoad): void {
   const settings = installToolSearchSettings(ctx, config)
   const runtime = new ToolSearchRuntime(ctx, settings, core)
   // The seam for the web settings page and its GET catalog route: a read-only view, provided as

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
+import { rowValues } from '../../plugin/host/config.ts'
 import * as ToolSearch from '../../plugin/index.ts'
 
 const root = new URL('../../', import.meta.url)
@@ -9,7 +10,7 @@ describe('the plugin module and its package wiring', () => {
     expect(ToolSearch.name).toBe('dsh-tool-search')
     expect(ToolSearch.inject).toEqual(['tools', 'systemPrompt', 'agents'])
     expect(typeof ToolSearch.apply).toBe('function')
-    expect(ToolSearch.Config({})).toMatchObject({ defaultLimit: 5, alwaysVisible: [], neverSearch: [] })
+    expect(rowValues(ToolSearch.Config({}))).toMatchObject({ defaultLimit: 5, alwaysVisible: [], neverSearch: [] })
     expect('default' in ToolSearch).toBe(false)
   })
 

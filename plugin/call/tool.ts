@@ -12,10 +12,11 @@
  */
 
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import { CallId, type ContentBlock } from '@deepseek-ai/dsh-llm'
+import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { JsonValue } from '@deepseek-ai/dsh-session'
 import type { ToolCallView, ToolDefinition, ToolResultView, ToolRuntime } from '@deepseek-ai/dsh-tools'
 import { CALL_TOOL_NAME, MAX_CALL_ARGUMENTS_CHARS } from '../contract.ts'
+import { CallId } from '../host/dsh/ids.ts'
 import { schemaViolations } from './schema-check.ts'
 
 /** What `call_tool` asks of the plugin: which tool a call may run, and how to show one. */

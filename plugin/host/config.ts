@@ -1,17 +1,36 @@
 /**
- * The plugin's configuration: the schemastery schema the DSH loader and the settings service
- * validate against, and the normalized form the rest of the plugin reads. Both are derived from
+ * The plugin's configuration: the schemastery schemas the DSH loader and the settings service
+ * validate against, and the normalized form the rest of the plugin reads. All are derived from
  * the fields in contract.ts, which the web card reads too.
  */
 
 import z from '@deepseek-ai/schemastery'
 import { SETTINGS, SETTING_KEYS, TOOL_SEARCH_NAME, compareNames, inBounds, sameNames, type SettingField, type SettingKey, type SettingsSection } from '../contract.ts'
+import { liveValue, volatileField, type Live } from './dsh/settings.ts'
+import { message } from './report.ts'
 
 /** Plugin config, as written in a `cordis.patch.yml` row or the `tool-search` settings section. */
 export type Config = { -readonly [K in SettingKey]: SettingsSection[K] extends readonly string[] ? string[] : SettingsSection[K] }
 
-/** Input may omit any field (the schema fills the defaults); `apply` receives the full {@link Config}. */
+/** The row config as `apply` receives it: a field is a live reference where it is volatile. */
+export type AppliedConfig = { readonly [K in SettingKey]: Config[K] | Live<Config[K]> }
+
+/**
+ * The row's schema, the module's `Config`. Every field is volatile where the host's schemastery
+ * can mark it so: DSH 0.1.7+ serves those fields as the row's settings form, and the loader
+ * commits an edit of them into the running plugin without a remount. Input may omit any field
+ * (the schema fills the defaults).
+ */
 export const Config = z.object(Object.fromEntries(
+  SETTING_KEYS.map(key => [key, volatileField(fieldSchema(SETTINGS[key]))]),
+)) as unknown as z<Partial<Config>, AppliedConfig>
+
+/**
+ * The same fields, plain: the `tool-search` section's schema under the settings services that
+ * resolve a section over the row (DSH 0.1.0-rc.8 to 0.1.6), which would throw on a volatile
+ * reference.
+ */
+export const PlainConfig = z.object(Object.fromEntries(
   SETTING_KEYS.map(key => [key, fieldSchema(SETTINGS[key])]),
 )) as unknown as z<Partial<Config>, Config>
 
@@ -21,6 +40,36 @@ function fieldSchema(field: SettingField): z {
     case 'names': return z.array(z.string()).default([...field.default]).description(field.description)
     case 'choice': return z.union(field.choices.map(choice => z.const(choice))).default(field.default).description(field.description)
   }
+}
+
+/** The row config's values now, read through their references. */
+export function rowValues(config: Partial<AppliedConfig>): Partial<Config> {
+  const present = SETTING_KEYS.filter(key => config[key] !== undefined)
+  return Object.fromEntries(present.map(key => [key, liveValue(config[key])])) as Partial<Config>
+}
+
+/**
+ * The fields of an old `tool-search:` section the plugin takes, each checked by its schema, and
+ * why each other one is refused (an unknown key, or a value its schema rejects).
+ */
+export function acceptSection(section: Readonly<Record<string, unknown>>): { values: Partial<Config>; refused: string[] } {
+  const values: Record<string, unknown> = {}
+  const refused: string[] = []
+  for (const [key, value] of Object.entries(section)) {
+    // An empty entry (`defaultLimit:`) sets nothing.
+    if (value === null || value === undefined) continue
+    if (!(SETTING_KEYS as readonly string[]).includes(key)) {
+      refused.push(`${key} (not a setting of this plugin)`)
+      continue
+    }
+    try {
+      fieldSchema(SETTINGS[key as SettingKey])(value)
+      values[key] = value
+    } catch (error) {
+      refused.push(`${key} (${message(error)})`)
+    }
+  }
+  return { values: values as Partial<Config>, refused }
 }
 
 /**

@@ -1,15 +1,19 @@
 /**
- * Live settings: the row config, overridden by the `tool-search` section of the DSH settings
- * document while a settings service is mounted.
+ * Live settings: the row config, overridden by the `tool-search` section of DSH's settings while
+ * a service that keeps sections is mounted (DSH 0.1.0-rc.8 to 0.1.6), or edited in the row itself
+ * (0.1.7 and later, where the row's fields are the settings). Which of these the host does is
+ * `dsh/settings.ts`'s business; this file only keeps the settings in force and says when they change.
  */
 
 import type { Context } from '@deepseek-ai/cordis'
-import { installSettingsSection, settingsNamespace } from '@deepseek-ai/dsh-settings'
-import { Config, normalizeSettings, sameSettings, type ToolSearchSettings } from './config.ts'
-import { SETTINGS_NAMESPACE } from '../contract.ts'
+import type { SettingsNamespace } from '@deepseek-ai/dsh-settings'
+import { PLUGIN_ID, SETTINGS_NAMESPACE } from '../contract.ts'
+import { PlainConfig, acceptSection, normalizeSettings, rowValues, sameSettings, type AppliedConfig, type Config, type ToolSearchSettings } from './config.ts'
+import { installSettings, onVolatileUpdate } from './dsh/settings.ts'
+import { message } from './report.ts'
 
-/** The settings namespace this plugin owns, as DSH's settings service names it. */
-export const TOOL_SEARCH_SETTINGS_NAMESPACE = settingsNamespace(SETTINGS_NAMESPACE)
+/** The settings section this plugin owns under DSH 0.1.0-rc.8 to 0.1.6 (a plain string from 0.1.2 on). */
+export const TOOL_SEARCH_SETTINGS_NAMESPACE = SETTINGS_NAMESPACE as SettingsNamespace
 
 /** The current normalized settings plus change notification. */
 export interface LiveSettings {
@@ -24,27 +28,51 @@ export interface LiveSettings {
 }
 
 /**
- * Wire the plugin's settings. With no settings service (a bare composition, or a profile without
- * `dsh-settings-file`) `installSettingsSection` never fires and the row config stays in force; when
- * the service appears, its section is layered over the row config, and when it goes away the row
- * config comes back.
- * @param ctx - the plugin context that owns the registration.
- * @param config - the row config, used as the settings `base` layer.
+ * Wire the plugin's settings. With no settings service the row config stays in force, read live
+ * (an edit of only its fields reaches the running plugin); a service mounted later is picked up,
+ * and when it goes away the row config comes back.
+ * @param ctx - the plugin context that owns the wiring.
+ * @param config - the row config as `apply` received it.
  * @returns the live view.
  */
-export function installToolSearchSettings(ctx: Context, config: Config): LiveSettings {
-  let current = normalizeSettings(config)
-  let source: () => Config = () => config
+export function installToolSearchSettings(ctx: Context, config: Partial<AppliedConfig>): LiveSettings {
+  const row = (): Partial<Config> => rowValues(config)
+  /** The section that overrides the row, while one does. */
+  let section: (() => Partial<Config>) | undefined
+  let current = normalizeSettings(row())
   const listeners: ((next: ToolSearchSettings, prev: ToolSearchSettings) => void)[] = []
-  installSettingsSection(ctx, TOOL_SEARCH_SETTINGS_NAMESPACE, Config, config, {
-    setSource: (next) => { source = next },
-    onChange: () => {
-      const prev = current
-      const next = normalizeSettings(source())
-      if (sameSettings(prev, next)) return
-      current = next
-      for (const listener of listeners) listener(next, prev)
+  const refresh = (): void => {
+    const prev = current
+    let next: ToolSearchSettings
+    try {
+      next = normalizeSettings((section ?? row)())
+    } catch (error) {
+      ctx.logger.warn(`dsh-tool-search: the new settings were not applied: ${message(error)}`)
+      return
+    }
+    if (sameSettings(prev, next)) return
+    current = next
+    for (const listener of listeners) listener(next, prev)
+  }
+  onVolatileUpdate(ctx, () => {
+    if (section === undefined) return refresh()
+    // The row is the section's base layer, which the service took when the section was set up:
+    // set it up again on the new row, as a remount did before the row's fields were live.
+    ctx.fiber.restart().catch((error: unknown) => { ctx.logger.warn(`dsh-tool-search: the row's new settings were not applied: ${message(error)}`) })
+  })
+  installSettings(ctx, {
+    namespace: SETTINGS_NAMESPACE,
+    schema: PlainConfig,
+    row: () => PlainConfig(row()),
+    section: {
+      attach: (current) => { section = current },
+      detach: () => {
+        section = undefined
+        refresh()
+      },
+      onChange: refresh,
     },
+    legacy: { name: SETTINGS_NAMESPACE, rowId: PLUGIN_ID, accept: acceptSection },
   })
   return {
     get current() { return current },

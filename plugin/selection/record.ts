@@ -14,7 +14,7 @@
  */
 
 import type { Session } from '@deepseek-ai/dsh-session'
-import { CallId } from '@deepseek-ai/dsh-llm'
+import { CallId } from '../host/dsh/ids.ts'
 import { CODE_DISPATCH_EVENT, RECORD_ID_PREFIX, TOOL_SEARCH_NAME } from '../contract.ts'
 import { payloadContent, type ToolSearchPayload } from '../search/payload.ts'
 import { resultSelection } from './result.ts'
