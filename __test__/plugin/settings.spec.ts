@@ -2,13 +2,12 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import FileSettingsProvider from '@deepseek-ai/dsh-settings-file'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ToolSchema } from '@deepseek-ai/dsh-llm'
 import { PlainConfig as Config, normalizeSettings } from '../../plugin/host/config.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
 import { createHarness, tempDir, type Harness, NATIVE } from '../support/harness.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedResult } from '../support/session.ts'
-import { changeSettings } from '../support/settings.ts'
+import { changeSettings, limitDescription } from '../support/settings.ts'
 
 const WEATHER = 'mcp__weather__forecast'
 
@@ -18,12 +17,6 @@ afterEach(async () => {
   harness = undefined
 })
 
-
-function limitDescription(tools: readonly ToolSchema[] | undefined): string {
-  const search = tools?.find(tool => tool.name === 'tool_search')
-  const parameters = search?.parameters as { properties: { limit: { description: string } } } | undefined
-  return parameters?.properties.limit.description ?? ''
-}
 
 describe('settings normalization', () => {
   it('trims, de-duplicates and sorts names, and never lets tool_search be blocked', () => {

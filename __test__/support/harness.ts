@@ -44,8 +44,11 @@ export interface HarnessOptions {
   readonly plugin?: Partial<Config> | false
   /** The native core's load the plugin is given (default: this process's, see plugin/host/native.ts). */
   readonly core?: NativeLoad
-  /** Mount `dsh-settings-file` on a fresh document in a temporary directory. */
-  readonly settings?: boolean
+  /**
+   * Mount `dsh-settings-file` on a fresh document in a temporary directory; a provider class built
+   * on it (a later DSH's emulated service) is mounted in its place.
+   */
+  readonly settings?: boolean | typeof FileSettingsProvider
   /** Mount JSONL session persistence under this directory (see {@link tempDir}). */
   readonly persistenceRoot?: string
   /** Its on-disk encoding: DSH's default zstd, or plain JSONL (`none`). */
@@ -148,10 +151,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     await ctx.plugin(CommandCompact)
     await ctx.plugin(ToolResultPruner, options.compaction === true ? BUNDLE_PRUNER : options.compaction)
   }
-  if (options.settings === true) {
+  if (options.settings !== undefined && options.settings !== false) {
     const dir = await tempDir()
     cleanup.push(dir)
-    await ctx.plugin(FileSettingsProvider, { path: join(dir, 'settings.yaml') })
+    await ctx.plugin(options.settings === true ? FileSettingsProvider : options.settings, { path: join(dir, 'settings.yaml') })
   }
   if ((options.mode ?? 'native') !== 'native') await ctx.plugin(options.codeRuntime ?? WorkerThreadCodeRuntime, {})
   ctx.llm.registerAdapter(['mock'], model)

@@ -62,7 +62,10 @@ export async function carryLegacySection(ctx: Context, service: FormsService, le
   const profile = (ctx.get('profileContext') ?? {}) as ProfileContext
   const home = profile.home ?? (process.env.DSH_HOME || join(homedir(), '.dsh'))
   const marker = join(home, 'cache', 'dsh-tool-search', `settings-carried-${fileSafe(profile.name ?? 'default')}.json`)
-  if (await exists(marker)) return
+  if (await exists(marker)) {
+    ctx.logger.debug(`dsh-tool-search: the old ${legacy.name}: settings were carried over before (${marker})`)
+    return
+  }
   const found = await readLegacy(ctx, home, legacy.name)
   if (found === undefined) return
   const { file, section } = found
@@ -108,7 +111,7 @@ async function readLegacy(ctx: Context, home: string, name: string): Promise<{ f
       const { parse } = await import('yaml')
       document = parse(text)
     } catch (error) {
-      ctx.logger.warn(`dsh-tool-search: ${file} is not valid YAML (${message(error)}), so its ${name}: settings were not carried over; the file is left as it is`)
+      ctx.logger.warn(`dsh-tool-search: ${file} is not valid YAML (${firstLine(message(error))}), so its ${name}: settings were not carried over; the file is left as it is`)
       return undefined
     }
     const section = typeof document === 'object' && document !== null ? (document as Record<string, unknown>)[name] : undefined
@@ -139,6 +142,11 @@ async function exists(file: string): Promise<boolean> {
   } catch {
     return false
   }
+}
+
+/** A parser's message without the excerpt of the file it quotes. */
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? text
 }
 
 /** A profile name as one file name's part. */
