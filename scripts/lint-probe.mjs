@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Shows that the style gates catch what they are for (`pnpm lint:probe`): for each of eight
+// Shows that the style gates catch what they are for (`pnpm lint:probe`): for each of nine
 // breakages it writes probe files into the tree, runs that gate of `pnpm lint`
 // (scripts/lint.mjs) and expects it to fail, then removes the probes, even when interrupted.
 //
@@ -12,6 +12,7 @@
 //   cycles   plugin/zz-lint-probe-{a,b}.ts, two modules that import each other
 //   cycles   src/zz_lint_probe_{a,b}.rs, two Rust modules that use each other (no `mod` line
 //            declares them, so cargo never sees them)
+//   dsh-imports  plugin/zz-lint-probe-dsh.ts, a value import DSH 0.1.2 removed (installSettingsSection)
 //
 // Prints each gate's verdict and the first line of its output that says why; exits 1 when a gate
 // passed its breakage. `pnpm lint:probe cycles` runs only the probes of the gates named. Run it
@@ -27,6 +28,7 @@ const JS_PROBE = join(REPO, 'scripts', 'zz-lint-probe.mjs')
 const DOC_PROBE = join(REPO, 'docs', 'zz-lint-probe.md')
 const TS_CIRCLE = [join(REPO, 'plugin', 'zz-lint-probe-a.ts'), join(REPO, 'plugin', 'zz-lint-probe-b.ts')]
 const RUST_CIRCLE = [join(REPO, 'src', 'zz_lint_probe_a.rs'), join(REPO, 'src', 'zz_lint_probe_b.rs')]
+const DSH_IMPORT = join(REPO, 'plugin', 'zz-lint-probe-dsh.ts')
 
 /** @type {{ gate: string, files: [string, string][], why: RegExp }[]} */
 const PROBES = [
@@ -75,6 +77,11 @@ const PROBES = [
       [RUST_CIRCLE[1], '//! A probe of `pnpm lint:probe`: half of a module circle.\npub const B: u32 = 1;\npub fn a() -> u32 {\n    crate::zz_lint_probe_a::A\n}\n'],
     ],
     why: /^import circle: src\//,
+  },
+  {
+    gate: 'dsh-imports',
+    files: [[DSH_IMPORT, "// A probe of `pnpm lint:probe`: a value import one DSH release no longer exports.\nimport { installSettingsSection } from '@deepseek-ai/dsh-settings'\nexport const install = installSettingsSection\n"]],
+    why: /^plugin\/zz-lint-probe-dsh\.ts:2: installSettingsSection of @deepseek-ai\/dsh-settings/,
   },
 ]
 
@@ -125,5 +132,5 @@ function firstFailingLine(output, why) {
 }
 
 function removeProbes() {
-  for (const file of [RUST_PROBE, JS_PROBE, DOC_PROBE, ...TS_CIRCLE, ...RUST_CIRCLE]) rmSync(file, { force: true })
+  for (const file of [RUST_PROBE, JS_PROBE, DOC_PROBE, ...TS_CIRCLE, ...RUST_CIRCLE, DSH_IMPORT]) rmSync(file, { force: true })
 }

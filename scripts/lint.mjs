@@ -36,6 +36,7 @@ const GATES = [
   { name: 'docs', what: 'every link and cited file of the documentation resolves, and one version (scripts/check-docs.mjs)', runs: [[process.execPath, ['scripts/check-docs.mjs']]] },
   { name: 'pairing', what: 'README.zh.md in step with README.md (pnpm run verify-translation-pairing)', runs: [[process.execPath, ['scripts/verify-translation-pairing.mjs']]] },
   { name: 'cycles', what: 'no import circle among the files of plugin/ and src/ (scripts/import-cycles.mjs)', runs: [[process.execPath, ['scripts/import-cycles.mjs']]] },
+  { name: 'dsh-imports', what: 'shipped code imports from @deepseek-ai/* only values every DSH from 0.1.0-rc.8 to 0.2.x exports (scripts/dsh-imports.mjs)', runs: [[process.execPath, ['scripts/dsh-imports.mjs']]] },
 ]
 
 const asked = process.argv.slice(2)
