@@ -113,6 +113,12 @@ export interface SettingsWiring<T> {
   readonly legacy: LegacySection
 }
 
+/** The hooks a section service calls (rc.8's `SettingsSectionHooks`, less `validate`). */
+interface ServiceHooks<T> {
+  setSource(current: () => T): void
+  onChange(): void
+}
+
 /** The settings service, as generation 1 offers it (dsh-settings@0.1.0-rc.8 `SettingsProvider`). */
 interface RegisterService {
   register<T>(ns: string, schema: z<T>, options: { base: T }): { get(): T; watch(callback: () => void): () => void }
@@ -120,7 +126,7 @@ interface RegisterService {
 
 /** The settings service, as generation 2 offers it (README@d128b282, bash-local@85e854ea). */
 interface InstallSectionService {
-  installSection<T>(owner: Context, ns: string, schema: z<T>, entry: T, hooks: { setSource(current: () => T): void; onChange(): void }): void
+  installSection<T>(owner: Context, ns: string, schema: z<T>, entry: T, hooks: ServiceHooks<T>): void
 }
 
 /**
@@ -146,7 +152,7 @@ export function installSettings<T>(ctx: Context, wiring: SettingsWiring<T>): voi
  * when it goes away, the section stops counting once this child context (which needs the
  * service) is disposed.
  */
-function attachSection<T>(ctx: Context, sctx: Context, wiring: SettingsWiring<T>, install: (hooks: { setSource(current: () => T): void; onChange(): void }) => void): void {
+function attachSection<T>(ctx: Context, sctx: Context, wiring: SettingsWiring<T>, install: (hooks: ServiceHooks<T>) => void): void {
   let attached = true
   sctx.effect(() => () => {
     attached = false
@@ -159,7 +165,7 @@ function attachSection<T>(ctx: Context, sctx: Context, wiring: SettingsWiring<T>
 }
 
 /** rc.8's `installSettingsSection`, from step 2 (step 1, the injection, is {@link installSettings}'s). */
-function registerSection<T>(sctx: Context, service: RegisterService, wiring: SettingsWiring<T>, hooks: { setSource(current: () => T): void; onChange(): void }): void {
+function registerSection<T>(sctx: Context, service: RegisterService, wiring: SettingsWiring<T>, hooks: ServiceHooks<T>): void {
   const scope = service.register(wiring.namespace, wiring.schema, { base: wiring.row() })
   hooks.setSource(() => scope.get())
   hooks.onChange()
