@@ -9,6 +9,11 @@
 // slot and primitive packages) come from the loader's `require`; everything else, CSS included, is
 // inlined, and the build fails if the bundle would ask the loader for anything else.
 //
+// The result is a plain classic script whose only top-level statement is that call: DSH 0.1.0-rc.8
+// serves it alone, DSH 0.1.7 concatenates several plugins' bundles into one combo script
+// (`<bundle>;` per plugin, its own trailing source-map comment removed), where a top-level
+// declaration could collide with a neighbour's and a neighbour's "use strict" applies to all.
+//
 //   node scripts/bundle-client.mjs [--out <file>]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -19,8 +24,12 @@ import { build, transform } from 'esbuild'
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const ENTRY = join(REPO, 'plugin', 'client', 'index.ts')
 
-// DSH 0.1.0-rc.8's module table for plugin bundles (its web shell's PLATFORM_MODULES plus the
-// preloaded client runtime). Any other bare import would throw "missed the module table".
+// The module table entries DSH answers a plugin bundle's `require` with in every release read:
+// 0.1.0-rc.8's web shell (/work/shared/DSH-web.md) and 0.1.5-rc.2's (zsagi1368/deepseek-harness-zDSH
+// packages/client/web/src/seed.ts@85e854eadfe808b1d9b9df7e55e210747c8b8dc6; 0.1.7's is not public).
+// rc.8 also answered `@deepseek-ai/dsh-client-runtime/client` as a loaded row, which 0.1.7's page
+// no longer loads (packages/bundle/web-app/cordis.patch.yml@a18d8a996c0e6a0f28f0d65d21966ed46039515e),
+// so it is left out. Any other bare import would throw "missed the module table".
 const PLATFORM_MODULES = [
   'react',
   'react/jsx-runtime',
@@ -29,7 +38,6 @@ const PLATFORM_MODULES = [
   '@deepseek-ai/cordis',
   '@deepseek-ai/dsh-client-ui-slots',
   '@deepseek-ai/dsh-client-ui-primitives',
-  '@deepseek-ai/dsh-client-runtime/client',
 ]
 
 const { values: options } = parseArgs({ options: { out: { type: 'string', default: join(REPO, 'dist', 'client.js') } } })

@@ -1,27 +1,69 @@
 // @vitest-environment jsdom
 // The Tool Search card in a DOM, against the real host half: the plugin in an in-process DSH with
 // file-backed settings, its catalog route on DSH's web server, and the settings plane of the page
-// played by SettingsTransport (see support/settings-transport.ts).
+// played twice: as DSH 0.1.0-rc.8's page offers it (settingsScope and connection.api, see
+// support/settings-transport.ts), and as DSH 0.1.7's does (configForms, EMULATED from its source,
+// see support/later-client.ts). The same card must behave the same on both.
 
 import { setImmediate as macrotask } from 'node:timers/promises'
+import { Context } from '@deepseek-ai/cordis'
 import WebServer from '@deepseek-ai/dsh-host-webserver'
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { catalogFetcher } from '../../plugin/client/catalog-fetch.ts'
 import { ToolSearchCardController } from '../../plugin/client/card-controller.ts'
-import { en } from '../../plugin/client/locales.ts'
+import { fromConfigForm, type SettingsSource } from '../../plugin/client/host-settings.ts'
 import { SettingsWriter } from '../../plugin/client/settings-writer.ts'
 import { ToolSearchCard } from '../../plugin/client/ToolSearchCard.tsx'
+import { PLUGIN_ID, SETTINGS_NAMESPACE } from '../../plugin/contract.ts'
 import type { Config } from '../../plugin/host/config.ts'
 import { TOOL_SEARCH_SETTINGS_NAMESPACE } from '../../plugin/host/settings.ts'
 import type { NativeLoad } from '../../plugin/host/native.ts'
 import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
 import { PLATFORM_PACKAGE, missingCore } from '../support/missing-core.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
+import { t } from './support/client-page.ts'
 import { bindInjectFace } from './support/inject-face.ts'
-import { SettingsTransport } from './support/settings-transport.ts'
+import { EmulatedConfigForms, LaterClient, LaterSettingsRemote } from './support/later-client.ts'
+import { SettingsTransport, type SettingsPlane } from './support/settings-transport.ts'
 
-const NS = 'tool-search'
+// A write crosses the host's settings file and the catalog route before the page shows it; on a
+// loaded two-core machine that can take longer than the 1 s Testing Library waits by default.
+configure({ asyncUtilTimeout: 5_000 })
+
+type Access = 'write' | 'read' | 'memory'
+
+/** One DSH page generation: the settings plane it puts under the card, and what differs on it. */
+interface PageHost {
+  readonly name: string
+  /** The namespace the page's writes name. */
+  readonly ns: string
+  /** What a one-field write that never reached DSH reads as: rc.8's scope hides the failure. */
+  readonly lostWrite: string
+  connect(h: Harness, access: Access): { source: SettingsSource; plane: SettingsPlane }
+}
+
+const HOSTS: readonly PageHost[] = [
+  {
+    name: 'DSH 0.1.0-rc.8 (settingsScope)',
+    ns: SETTINGS_NAMESPACE,
+    lostWrite: 'DSH did not accept the change.',
+    connect: (h, access) => {
+      const transport = new SettingsTransport(h.ctx, SETTINGS_NAMESPACE, access)
+      return { source: transport.source(), plane: transport }
+    },
+  },
+  {
+    name: 'DSH 0.1.7, emulated (configForms)',
+    ns: PLUGIN_ID,
+    lostWrite: 'DSH could not be reached.',
+    connect: (h, access) => {
+      const remote = new LaterSettingsRemote(h.ctx, access)
+      const forms = new EmulatedConfigForms(new Context(), remote)
+      return { source: fromConfigForm(forms.get(PLUGIN_ID)), plane: new LaterClient(remote, forms) }
+    },
+  },
+]
 
 let harness: Harness | undefined
 let card: ToolSearchCardController | undefined
@@ -32,27 +74,9 @@ afterEach(async () => {
   harness = card = undefined
 })
 
-/** DSH's translate over the English dictionary, `{name}` templates included. */
-function t(key: string, params: Record<string, unknown> = {}): string {
-  const template = (en as Record<string, string>)[key]
-  if (template === undefined) throw new Error(`no English copy for ${key}`)
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]))
-}
-
 interface Mounted {
   readonly h: Harness
-  readonly transport: SettingsTransport
-}
-
-async function mount({ plugin = NATIVE, access = 'write', pollMs = 60_000, core }: { plugin?: Partial<Config>; access?: 'write' | 'read' | 'memory'; pollMs?: number; core?: NativeLoad } = {}): Promise<Mounted> {
-  const h = harness = await createHarness({ settings: true, plugin, ...core === undefined ? {} : { core } })
-  await h.ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 })
-  const transport = new SettingsTransport(h.ctx, NS, access)
-  const scope = transport.scope()
-  const writer = new SettingsWriter(NS, scope, transport.mutate, (view) => { transport.acceptView(view) })
-  card = new ToolSearchCardController(scope, writer, catalogFetcher(`http://127.0.0.1:${h.ctx.get('webServer')!.port}`), { pollMs, filterDelayMs: 0 })
-  render(<ToolSearchCard t={t} {...bindInjectFace(card.inject())} />)
-  return { h, transport }
+  readonly transport: SettingsPlane
 }
 
 async function open(): Promise<void> {
@@ -75,14 +99,23 @@ function policySelect(name: string): HTMLSelectElement {
 
 /** The user section DSH stores (what settings.yaml holds under `tool-search:`). */
 function stored(h: Harness): unknown {
-  return h.ctx.settings.describe().find(entry => entry.ns === NS)?.user
+  return h.ctx.settings.describe().find(entry => entry.ns === SETTINGS_NAMESPACE)?.user
 }
 
 function revision(h: Harness): number {
-  return h.ctx.settings.describe().find(entry => entry.ns === NS)!.revision
+  return h.ctx.settings.describe().find(entry => entry.ns === SETTINGS_NAMESPACE)!.revision
 }
 
-describe('the Tool Search card', () => {
+describe.each(HOSTS)('the Tool Search card on $name', (host) => {
+  async function mount({ plugin = NATIVE, access = 'write', pollMs = 60_000, core }: { plugin?: Partial<Config>; access?: Access; pollMs?: number; core?: NativeLoad } = {}): Promise<Mounted> {
+    const h = harness = await createHarness({ settings: true, plugin, ...core === undefined ? {} : { core } })
+    await h.ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 })
+    const { source, plane } = host.connect(h, access)
+    card = new ToolSearchCardController(source, new SettingsWriter(source), catalogFetcher(`http://127.0.0.1:${h.ctx.get('webServer')!.port}`), { pollMs, filterDelayMs: 0 })
+    render(<ToolSearchCard t={t} {...bindInjectFace(card.inject())} />)
+    return { h, transport: plane }
+  }
+
   it('discloses a live catalog: each tool\'s effective policy, selection count and policy control', async () => {
     const { h } = await mount({ plugin: { ...NATIVE, neverSearch: ['mcp__postgres__query'] } })
     const { agent } = await h.agent('a')
@@ -148,7 +181,7 @@ describe('the Tool Search card', () => {
     fireEvent.change(policySelect('web_search'), { target: { value: 'never' } })
     await waitFor(() => { expect(shownPolicy('web_search')).toBe('never') })
     expect(transport.requests).toEqual([{
-      ns: NS,
+      ns: host.ns,
       ops: [
         { op: 'set', path: ['alwaysVisible'], value: [] },
         { op: 'set', path: ['neverSearch'], value: ['web_search'] },
@@ -193,7 +226,7 @@ describe('the Tool Search card', () => {
     // The document-updated notice arrives: the page shows what DSH holds, and a retry works.
     transport.follow = true
     transport.load()
-    await screen.findByText('mcp__mail__send_email', { selector: 'code' })
+    await within(screen.getByRole('list', { name: 'Always visible' })).findByText('mcp__mail__send_email')
     fireEvent.change(policySelect('web_search'), { target: { value: 'never' } })
     await waitFor(() => { expect(stored(h)).toEqual({ alwaysVisible: ['mcp__mail__send_email'], neverSearch: ['web_search'] }) })
   })
@@ -279,7 +312,7 @@ describe('the Tool Search card', () => {
     transport.unreachable = 1
     fireEvent.change(input, { target: { value: '12' } })
     fireEvent.click(within(input.form!).getByRole('button', { name: 'Save' }))
-    await screen.findByText(/The result count was not saved: DSH did not accept the change\./)
+    await screen.findByText(`The result count was not saved: ${host.lostWrite}`, { exact: false })
     expect(input.value).toBe('12')
     expect(stored(h)).toBeUndefined()
     expect(h.ctx.toolSearch.settings().defaultLimit).toBe(5)
@@ -349,7 +382,7 @@ describe('the Tool Search card', () => {
     transport.unreachable = 1
     const mode = screen.getByRole('combobox', { name: 'Defer tools' }) as HTMLSelectElement
     fireEvent.change(mode, { target: { value: 'auto' } })
-    await screen.findByText(/The deferral mode was not saved: DSH did not accept the change\./)
+    await screen.findByText(`The deferral mode was not saved: ${host.lostWrite}`, { exact: false })
     expect(mode.value).toBe('always')
     expect(h.ctx.toolSearch.settings().defer).toBe('always')
   })

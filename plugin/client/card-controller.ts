@@ -1,16 +1,17 @@
 /**
- * The Tool Search card's state outside React: the stored section (from the settings scope), the
- * writes in flight and the last failed one, and the live catalog (from the plugin's route),
- * published as immutable snapshots. The card's slot entry injects {@link ToolSearchCardFace}: the
- * snapshots as a bare source in the `hooks` compartment (DSH's renderer binds it to
- * `useToolSearchCard`) and the actions as plain callbacks.
+ * The Tool Search card's state outside React: the stored settings (from the page's settings
+ * source, host-settings.ts), the writes in flight and the last failed one, and the live catalog
+ * (from the plugin's route), published as immutable snapshots. The card's slot entry injects
+ * {@link ToolSearchCardFace}: the snapshots as a bare source in the `hooks` compartment (DSH's
+ * renderer binds it to `useToolSearchCard`) and the actions as plain callbacks.
  */
 
 import type { CatalogResponse, ScalarKey } from '../contract.ts'
 import type { FetchCatalog } from './catalog-fetch.ts'
-import type { HostObservable, ScopeSnapshot, SettingsScope, ToolSearchSection } from './host.ts'
+import type { HostObservable, ScopeSnapshot, ToolSearchSection } from './host.ts'
+import type { SettingsSource, WriteFailure, WriteOutcome } from './host-settings.ts'
 import { choiceFor, listsWithChoice, type ListField, type PolicyChoice } from './policy.ts'
-import type { SettingsWriter, WriteFailure, WriteOutcome } from './settings-writer.ts'
+import type { SettingsWriter } from './settings-writer.ts'
 
 export interface CatalogState {
   /** The text the catalog is filtered by (the route filters, so the row cap applies after it). */
@@ -75,7 +76,7 @@ export class ToolSearchCardController {
   private readonly listeners = new Set<() => void>()
   private readonly pollMs: number
   private readonly filterDelayMs: number
-  private readonly stopScope: () => void
+  private readonly stopSettings: () => void
   private revision: number | undefined
   private openCards = 0
   private poll: ReturnType<typeof setInterval> | undefined
@@ -83,23 +84,23 @@ export class ToolSearchCardController {
   private read: AbortController | undefined
 
   constructor(
-    private readonly scope: SettingsScope<ToolSearchSection>,
+    private readonly settings: SettingsSource,
     private readonly writer: SettingsWriter,
     private readonly fetchCatalog: FetchCatalog,
     options: CardControllerOptions = {},
   ) {
     this.pollMs = options.pollMs ?? 5_000
     this.filterDelayMs = options.filterDelayMs ?? 200
-    const snapshot = scope.getSnapshot()
+    const snapshot = settings.getSnapshot()
     this.revision = snapshot.revision
     this.state = {
-      ...fromScope(snapshot),
+      ...fromSettings(snapshot),
       pending: new Map(),
       settingsPending: {},
       failure: undefined,
       catalog: { filter: '', status: 'idle', response: undefined, error: undefined },
     }
-    this.stopScope = scope.subscribe(() => { this.onScope() })
+    this.stopSettings = settings.subscribe(() => { this.onSettings() })
   }
 
   /** The snapshots, one stable source (the renderer caches its hook binding per source). */
@@ -198,7 +199,7 @@ export class ToolSearchCardController {
   }
 
   dispose(): void {
-    this.stopScope()
+    this.stopSettings()
     this.openCards = 0
     this.quiesce()
     this.listeners.clear()
@@ -221,9 +222,9 @@ export class ToolSearchCardController {
     return shown !== undefined && sameSubject(shown.subject, subject) ? undefined : shown
   }
 
-  private onScope(): void {
-    const snapshot = this.scope.getSnapshot()
-    this.update(fromScope(snapshot))
+  private onSettings(): void {
+    const snapshot = this.settings.getSnapshot()
+    this.update(fromSettings(snapshot))
     // Policies in the catalog follow the lists, whichever page or file changed them.
     if (snapshot.revision !== this.revision) {
       this.revision = snapshot.revision
@@ -245,6 +246,6 @@ function sameSubject(a: WriteSubject, b: WriteSubject): boolean {
   return 'tool' in a ? 'tool' in b && a.tool === b.tool : 'setting' in b && a.setting === b.setting
 }
 
-function fromScope(snapshot: ScopeSnapshot<ToolSearchSection>): Pick<CardState, 'status' | 'writable' | 'section'> {
+function fromSettings(snapshot: ScopeSnapshot<ToolSearchSection>): Pick<CardState, 'status' | 'writable' | 'section'> {
   return { status: snapshot.status, writable: snapshot.writable, section: snapshot.value }
 }

@@ -1,18 +1,28 @@
 /**
  * The slices of DSH's browser services this module uses, typed structurally: DSH's client type
  * packages (`dsh-client-ui-slots` and the services that merge into it) are not all published,
- * and a client bundle may not value-import another plugin anyway. Each shape is copied from DSH
- * 0.1.0-rc.8's declarations (`dsh-client-runtime/client`, `dsh-client-ui-settings/client`,
- * `dsh-client-connection/client`, `dsh-client-locale/client`, `dsh-client-ui-slots`).
+ * and a client bundle may not value-import another plugin anyway. The rc.8 shapes are copied from
+ * DSH 0.1.0-rc.8's declarations (`dsh-client-runtime/client`, `dsh-client-ui-settings/client`,
+ * `dsh-client-connection/client`, `dsh-client-locale/client`, `dsh-client-ui-slots`); the 0.1.7
+ * ones (`ConfigForm`, the Plugin Manager's owner props) from zsagi1368/deepseek-harness-zDSH at
+ * 0.1.7-rc.2 (packages/client/ui-settings/src/client/config-form-types.ts@1dd6c6a308f1db1d57f6d117d673e73f00072b68,
+ * packages/client/ui-plugin-manager/src/client/slot-contract.ts@a18d8a996c0e6a0f28f0d65d21966ed46039515e).
+ * Which of them a page offers differs by release; host-settings.ts and card-slots.ts find out.
  */
 
 import type { ComponentType } from 'react'
 import type { SettingsSection } from '../contract.ts'
 
-/** The section this plugin stores in `$DSH_HOME/settings.yaml` under `tool-search:`. */
+/**
+ * The plugin's settings as the page reads and writes them: the `tool-search` section of
+ * `$DSH_HOME/settings.yaml` (DSH 0.1.0 to 0.1.6), or the form DSH 0.1.7+ serves for the plugin's row.
+ */
 export type ToolSearchSection = SettingsSection
 
-/** `SettingsScopeSnapshot<T>` (dsh-client-runtime). */
+/**
+ * `SettingsScopeSnapshot<T>` (dsh-client-runtime, rc.8); DSH 0.1.7's `ConfigFormSnapshot<T>` has
+ * the same members and adds `base` and `user`.
+ */
 export interface ScopeSnapshot<T> {
   readonly status: 'loading' | 'ready' | 'unavailable'
   readonly value: T | undefined
@@ -31,7 +41,7 @@ export interface SettingsScope<T> {
   set(field: string, value: unknown): Promise<void>
 }
 
-/** One path edit of the `settings.mutate` RPC. */
+/** One path edit of the `settings.mutate` RPC (rc.8) and of `ConfigForm.mutate` (0.1.7). */
 export interface SettingsPathOp {
   readonly op: 'set'
   readonly path: readonly string[]
@@ -80,21 +90,63 @@ export type InjectFace<I extends object> = I extends { hooks: infer H extends Re
   ? Omit<I, 'hooks'> & { readonly [N in keyof H & string as `use${Capitalize<N>}`]: SnapshotSelectorHook<H[N] extends HostObservable<infer T> ? T : never> }
   : I
 
-/** The browser-side cordis context, with the services listed in the module's `inject`. */
+/**
+ * `ConfigForm<T>` (DSH 0.1.7's `ctx.configForms.get(rowId)`): the row's settings form. `mutate`
+ * applies its ops together or not at all and resolves whether the Host stored them; on a refusal
+ * the form re-reads the Host first. A transport failure rejects.
+ */
+export interface ConfigForm<T> {
+  getSnapshot(): ScopeSnapshot<T>
+  subscribe(listener: () => void): () => void
+  mutate(ops: readonly SettingsPathOp[], expectedRevision?: number): Promise<boolean>
+}
+
+/** The part of `ctx.configForms` (DSH 0.1.7's dsh-client-ui-settings) this module uses. */
+export interface ConfigForms {
+  /** The shared form of one profile row, by the row's id. */
+  get<T>(entryId: string): ConfigForm<T>
+}
+
+/** The connection service: on rc.8 it carries the `api` client; 0.1.7's has none. */
+export interface ConnectionHandle {
+  readonly api?: { readonly settings?: { readonly mutate?: SettingsMutate } }
+}
+
+/** Owner props of the Plugin Manager's `plugins.row.config` entries (DSH 0.1.6+). */
+export interface RowConfigProps {
+  /** `summary`: a one-liner standing in for a missing row description; `page`: the whole form. */
+  readonly view: 'summary' | 'page'
+  /** The page's own handle on the same shared form; the card reads the form through configForms instead. */
+  readonly form?: unknown
+}
+
+/** The browser services this module may find, by name; none is declared in `inject`. */
+export interface OptionalServices {
+  readonly configForms: ConfigForms
+  readonly settingsScope: SettingsScopeBinder
+  readonly connection: ConnectionHandle
+}
+
+/**
+ * The browser-side cordis context with the services the module's `inject` lists. Every other
+ * service is read with `get`, which answers undefined where the page has none (reading an
+ * undeclared service as a property throws), or awaited with `inject`, which runs its callback
+ * in a child context while the services exist and ends it when one goes.
+ */
 export interface ClientContext {
   effect(execute: () => () => void, label?: string): void
-  get(name: 'connection'): { api: { settings: { mutate: SettingsMutate } } }
-  readonly settingsScope: SettingsScopeBinder
+  get<K extends keyof OptionalServices>(name: K): OptionalServices[K] | undefined
+  inject(deps: readonly (keyof OptionalServices)[], callback: (ctx: ClientContext) => void): unknown
   readonly locale: {
     register(ns: string, dicts: Record<'en' | 'zh', Record<string, string>>): () => void
   }
   readonly slots: {
     inject(slot: string, callback: () => () => void): () => void
-    register<I extends object>(options: {
+    register<I extends object, O extends object>(options: {
       name: string
       key: string
       locale: string
       inject: () => I
-    }, component: ComponentType<InjectFace<I> & { readonly t: Translate }>): () => void
+    }, component: ComponentType<InjectFace<I> & O & { readonly t: Translate }>): () => void
   }
 }

@@ -1,42 +1,32 @@
 /**
- * Browser half of dsh-tool-search: the Tool Search card on DSH's web settings page.
+ * Browser half of dsh-tool-search: the Tool Search card on DSH's web UI.
  *
- * Served by DSH as `/plugins/@anionex/dsh-tool-search/client.js` (the `./client` export, built by
- * scripts/bundle-client.mjs). The card registers under the plugin's settings namespace, so it
- * renders exactly while the host half serves that namespace.
+ * Served by DSH from the package's `./client` export (built by scripts/bundle-client.mjs). Which
+ * settings service and which slot a page offers the card depends on the DSH release, so the module
+ * waits for neither: it declares only the services every release has, and takes its settings from
+ * whichever service arrives (host-settings.ts) and its place from whichever slot is declared
+ * (card-slots.ts). Where the page offers it neither, it says so once on the console.
  * @module @anionex/dsh-tool-search/client
  */
 
-import { SETTINGS_NAMESPACE } from '../contract.ts'
 import { catalogFetcher } from './catalog-fetch.ts'
 import { ToolSearchCardController } from './card-controller.ts'
-import type { ClientContext, ToolSearchSection } from './host.ts'
+import { placeCard } from './card-slots.ts'
+import type { ClientContext } from './host.ts'
+import { noticeMissingHost } from './host-notice.ts'
+import { HostSettings, followHostSettings } from './host-settings.ts'
 import { LOCALE_NS, en, zh } from './locales.ts'
 import { SettingsWriter } from './settings-writer.ts'
-import { ToolSearchCard } from './ToolSearchCard.tsx'
 
-/** The browser services the card uses. */
-export const inject = ['slots', 'locale', 'connection', 'settingsScope']
+/** The browser services the card waits for: those every DSH release's page provides. */
+export const inject = ['slots', 'locale']
 
 export function apply(ctx: ClientContext): void {
   ctx.effect(() => ctx.locale.register(LOCALE_NS, { en, zh }), 'dsh-tool-search: card copy')
-  const scope = ctx.settingsScope.bind<ToolSearchSection>({ namespace: SETTINGS_NAMESPACE })
-  const { api } = ctx.get('connection')
-  const writer = new SettingsWriter(
-    SETTINGS_NAMESPACE,
-    scope,
-    payload => api.settings.mutate(payload),
-    view => { ctx.settingsScope.describe().acceptView(view) },
-  )
-  const card = new ToolSearchCardController(scope, writer, catalogFetcher())
+  const settings = new HostSettings()
+  followHostSettings(ctx, settings)
+  const card = new ToolSearchCardController(settings, new SettingsWriter(settings), catalogFetcher())
   ctx.effect(() => () => { card.dispose() }, 'dsh-tool-search: card state')
-  // The Plugins section declares this slot when it loads, in no fixed order relative to this
-  // module; `inject` registers the card whenever the slot is (re)declared. The card reads its
-  // state through the `hooks` compartment and acts through plain callbacks, as DSH's cards do.
-  ctx.slots.inject('settings.plugin.item', () => ctx.slots.register({
-    name: 'settings.plugin.item',
-    key: SETTINGS_NAMESPACE,
-    locale: LOCALE_NS,
-    inject: () => card.inject(),
-  }, ToolSearchCard))
+  const placed = placeCard(ctx, card)
+  noticeMissingHost(ctx, { settings: () => settings.offered, slot: placed })
 }
