@@ -181,6 +181,25 @@ describe('the client module on DSH 0.1.7\'s page (emulated)', () => {
   })
 })
 
+describe('a page that offers both settings services', () => {
+  it('takes the one that serves the plugin\'s settings: here settingsScope, where configForms has no form for the row', async () => {
+    const h = await dsh()
+    const on = newPage()
+    const remote = new LaterSettingsRemote(h.ctx, 'write', 'another-row')
+    await provideLaterSettings(on.root, remote, { connection: false })
+    const transport = new SettingsTransport(h.ctx, SETTINGS_NAMESPACE)
+    await provideRc8Settings(on.root, transport)
+    on.slots.declareKeyed(...LATER_CONFIG_SLOTS)
+    await loadModule(on)
+    render(renderEntry(on, 'plugins.row.config', ROW_CONFIG_KEY, { view: 'page' }))
+    await screen.findByRole('table')
+    await moveWebSearch(h)
+    expect(writes(transport)).toEqual([[SETTINGS_NAMESPACE, ['alwaysVisible']], [SETTINGS_NAMESPACE, ['alwaysVisible', 'neverSearch']]])
+    expect(remote.requests).toEqual([])
+    expectNoNotice()
+  })
+})
+
 describe('a page that offers the card no settings or no place', () => {
   it('with no settings service: the module runs, its page says the settings are not offered, and the console says so once', async () => {
     const on = newPage()

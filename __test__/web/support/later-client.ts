@@ -62,6 +62,8 @@ type RemoteAnswer = { ok: true; value: NamespaceView } | { ok: false; error: { c
  * `remote.settings` as 0.1.7's page reaches it, over the in-process host's settings service.
  * @param access - `write`: a loopback page over a writable document; `read`: a document DSH cannot
  *   write; `memory`: a remote page, which 0.1.7 keeps off the settings plane.
+ * @param rowId - the row id the plugin's settings are served under; another than the plugin's own
+ *   stands for a host that does not serve the plugin's row.
  */
 export class LaterSettingsRemote {
   /** Every `mutate` call, as `{ns, ops, expectedRevision}`. */
@@ -72,7 +74,7 @@ export class LaterSettingsRemote {
   unreachable = 0
   private readonly listeners = new Set<() => void>()
 
-  constructor(private readonly host: Context, readonly access: 'write' | 'read' | 'memory' = 'write') {
+  constructor(private readonly host: Context, readonly access: 'write' | 'read' | 'memory' = 'write', private readonly rowId: string = PLUGIN_ID) {
     // As on the rc.8 page: the notice comes just before the host commits, the re-read after it.
     host.on('settings/document-updated', () => {
       queueMicrotask(() => {
@@ -89,7 +91,7 @@ export class LaterSettingsRemote {
 
   async describe(): Promise<DescribeValue> {
     await Promise.resolve()
-    const namespaces = this.host.settings.describe({ redactSecrets: true }).filter(entry => entry.ns === SETTINGS_NAMESPACE).map(rowView)
+    const namespaces = this.host.settings.describe({ redactSecrets: true }).filter(entry => entry.ns === SETTINGS_NAMESPACE).map(entry => rowView(entry, this.rowId))
     return { writable: this.access === 'write', hasDocument: true, namespaces }
   }
 
@@ -100,7 +102,7 @@ export class LaterSettingsRemote {
       this.unreachable -= 1
       throw new TypeError('Failed to fetch')
     }
-    if (ns !== PLUGIN_ID) return { ok: false, error: { code: 'settings/rejected', message: `No configurable plugin entry "${ns}"` } }
+    if (ns !== this.rowId) return { ok: false, error: { code: 'settings/rejected', message: `No configurable plugin entry "${ns}"` } }
     if (this.access !== 'write') return { ok: false, error: { code: 'settings/rejected', message: 'the settings document is read-only' } }
     try {
       await this.host.settings.mutate(settingsNamespace(SETTINGS_NAMESPACE), ops, expectedRevision)
@@ -108,13 +110,13 @@ export class LaterSettingsRemote {
       const code = error instanceof SettingsConflictError ? 'settings/conflict' : 'settings/rejected'
       return { ok: false, error: { code, message: error instanceof Error ? error.message : String(error) } }
     }
-    return { ok: true, value: rowView(this.host.settings.describe({ redactSecrets: true }).find(entry => entry.ns === SETTINGS_NAMESPACE)!) }
+    return { ok: true, value: rowView(this.host.settings.describe({ redactSecrets: true }).find(entry => entry.ns === SETTINGS_NAMESPACE)!, this.rowId) }
   }
 }
 
 /** The plugin's rc.8 section as 0.1.7 serves the row's form: under the row id. */
-function rowView(descriptor: SettingsDescriptor): NamespaceView {
-  return { ns: PLUGIN_ID, value: descriptor.value, base: descriptor.base, user: descriptor.user, revision: descriptor.revision }
+function rowView(descriptor: SettingsDescriptor, rowId: string): NamespaceView {
+  return { ns: rowId, value: descriptor.value, base: descriptor.base, user: descriptor.user, revision: descriptor.revision }
 }
 
 /** The shared describe mirror every form derives from. */
@@ -277,16 +279,16 @@ export class LaterClient implements SettingsPlane {
 
 /**
  * Put 0.1.7's settings services on a page, in a plugin of their own: `configForms` over the remote,
- * and a `connection` without `api`.
+ * and, unless the page has one already, a `connection` without `api`.
  * @returns the plugin, whose disposal takes them away, and the forms once it has started.
  */
-export async function provideLaterSettings(root: Context, remote: LaterSettingsRemote): Promise<{ fiber: ReturnType<Context['plugin']>; client: LaterClient }> {
+export async function provideLaterSettings(root: Context, remote: LaterSettingsRemote, { connection = true } = {}): Promise<{ fiber: ReturnType<Context['plugin']>; client: LaterClient }> {
   let forms: EmulatedConfigForms | undefined
   const fiber = root.plugin({
     name: 'emulated 0.1.7 settings services',
     apply: (ctx: Context) => {
       forms = new EmulatedConfigForms(ctx, remote)
-      ctx.provide('connection', { isLoopback: remote.access !== 'memory', generation: 1, state: 'open' })
+      if (connection) ctx.provide('connection', { isLoopback: remote.access !== 'memory', generation: 1, state: 'open' })
     },
   })
   await fiber
