@@ -3,7 +3,8 @@
 // on their union and on the project's own bilingual set, its English and Chinese requests
 // apart (bench/data/README.md), for both rankings: `lexical` (BM25F alone) and
 // `hybrid` (BM25F fused with the semantic model, the default when the model package is
-// installed). For each set and part: R@1, R@5, R@10 and NDCG@10, exact-name Recall@1 over
+// installed). For each set and part: R@1, R@5, R@10 and NDCG@10 (over steps in the multi-step
+// set, with Hit@5 of its first step: bench/data/multistep/README.md), exact-name Recall@1 over
 // every catalog tool, and what the plugin's `tool_search` would load for each request at its
 // default limit (the weak-match floor, then the leader cut): tools per search, and the share of
 // them that are relevant. A source's dev part is what ranking choices may be tuned on; its held part
@@ -14,7 +15,7 @@
 import { fileURLToPath } from 'node:url'
 import { ToolIndex } from '../index.js'
 import { built, queryOf } from './lib/built.mjs'
-import { requestMetrics, summarize, summarizeLoads } from './lib/eval-metrics.mjs'
+import { requestMetrics, stepMetrics, summarize, summarizeFirstSteps, summarizeLoads } from './lib/eval-metrics.mjs'
 import { evalSets } from './lib/eval-sets.mjs'
 import { evalLines } from './report/eval-report.mjs'
 
@@ -58,8 +59,11 @@ async function pluginLoads(index, text, relevant) {
   return { loaded: loaded.length, relevantLoaded: loaded.filter((hit) => relevant.includes(hit.name)).length }
 }
 
-/** A part's figures: the ranking's and what the plugin loads. @param {Parameters<typeof summarizeLoads>[0] & Parameters<typeof summarize>[0]} rows */
-const partFigures = (rows) => ({ ...summarize(rows), ...summarizeLoads(rows) })
+/**
+ * A part's figures: the ranking's, what the plugin loads, and in a set scored by steps, Hit@5.
+ * @param {Parameters<typeof summarizeLoads>[0] & Parameters<typeof summarize>[0] & Parameters<typeof summarizeFirstSteps>[0]} rows
+ */
+const partFigures = (rows) => ({ ...summarize(rows), ...summarizeLoads(rows), ...summarizeFirstSteps(rows) })
 
 /**
  * Ranks every request of a set (or its first `sample`) against one index of its catalog.
@@ -70,8 +74,10 @@ const partFigures = (rows) => ({ ...summarize(rows), ...summarizeLoads(rows) })
 async function rankSet({ catalog, requests, whole, devOnly = false }, ranking, sample) {
   const index = await indexOf(catalog, ranking)
   const rows = []
-  for (const { query, relevant, part } of requests.slice(0, sample)) {
-    rows.push({ part, ...requestMetrics(index.search(query, 10).map((hit) => hit.name), relevant), ...await pluginLoads(index, query, relevant) })
+  for (const { query, relevant, steps, part } of requests.slice(0, sample)) {
+    const ranked = index.search(query, 10).map((hit) => hit.name)
+    const metrics = steps === undefined ? requestMetrics(ranked, relevant) : stepMetrics(ranked, steps)
+    rows.push({ part, ...metrics, ...await pluginLoads(index, query, relevant) })
   }
   const named = catalog.slice(0, sample)
   const exactHits = named.filter(({ name }) => index.search(name, 1)[0]?.name === name).length

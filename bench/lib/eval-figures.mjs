@@ -3,7 +3,8 @@
 
 /**
  * @typedef {'lexical' | 'hybrid'} Ranking
- * @typedef {ReturnType<typeof import('./eval-metrics.mjs').summarize> & ReturnType<typeof import('./eval-metrics.mjs').summarizeLoads>} Metrics
+ * @typedef {ReturnType<typeof import('./eval-metrics.mjs').summarize> & ReturnType<typeof import('./eval-metrics.mjs').summarizeLoads>
+ *   & ReturnType<typeof import('./eval-metrics.mjs').summarizeFirstSteps>} Metrics `hit5` in a set scored by steps only
  * @typedef {{exactNameR1: number, all: Metrics, dev?: Metrics, held?: Metrics}} RankingFigures
  *   a set kept whole has `all` only; a split set has its dev and held parts too
  *   (a set of dev requests only, `devOnly`, has no held part)

@@ -1,6 +1,38 @@
-// Retrieval metrics, the command line's (bin/cli/metrics.js, shipped with the package), what the
-// plugin's searches load, and the parts a labelled set is split into.
+// Retrieval metrics, the command line's (bin/cli/metrics.js, shipped with the package) and the
+// multi-step set's, scored by steps; what the plugin's searches load; and the parts a labelled
+// set is split into.
 export { ndcgAt, recallAt, requestMetrics, summarize } from '../../bin/cli/metrics.js'
+
+/**
+ * One request's figures scored by steps (bench/data/multistep/README.md, "Scoring"): R@k is the
+ * share of its steps found in the first k results, a step found when any of the tools that serve
+ * it is there; NDCG@10 gains once per step, at the first result that finds it; `hit5` is 1 when
+ * the request's first step is found in the first 5. The fields of `requestMetrics` keep their
+ * meaning, so a part's means are taken the same way.
+ * @param {string[]} ranked @param {string[][]} steps - each step's tools; no tool in two steps
+ */
+export function stepMetrics(ranked, steps) {
+  const foundAt = steps.map((tools) => {
+    const rank = ranked.findIndex((name) => tools.includes(name))
+    return rank === -1 ? Infinity : rank
+  })
+  const recall = (/** @type {number} */ k) => foundAt.filter((rank) => rank < k).length / steps.length
+  const gain = (/** @type {number} */ rank) => 1 / Math.log2(rank + 2)
+  const dcg = foundAt.filter((rank) => rank < 10).reduce((sum, rank) => sum + gain(rank), 0)
+  const ideal = steps.slice(0, 10).reduce((sum, _, rank) => sum + gain(rank), 0)
+  return { r1: recall(1), r5: recall(5), r10: recall(10), ndcg10: dcg / ideal, hit5: (foundAt[0] ?? Infinity) < 5 ? 1 : 0 }
+}
+
+/**
+ * Hit@5 of a part scored by steps: the share of its requests whose first step is found in the
+ * first 5, rounded as reported; nothing for a part whose requests are not scored by steps.
+ * @param {{hit5?: number}[]} rows
+ * @returns {{hit5?: number}}
+ */
+export function summarizeFirstSteps(rows) {
+  if (rows.length === 0 || rows.some((row) => row.hit5 === undefined)) return {}
+  return { hit5: Math.round((rows.reduce((sum, row) => sum + (row.hit5 ?? 0), 0) / rows.length) * 1000) / 1000 }
+}
 
 /**
  * What a part's searches load: tools per search (a search that loads nothing counts), and the

@@ -12,8 +12,9 @@ import { repoPath } from './repo.mjs'
 /**
  * @typedef {import('./catalogs.mjs').Tool} Tool
  * @typedef {'dev' | 'held'} Part the dev part may steer ranking choices; the held part never does
- * @typedef {{id: string, query: string, relevant: string[], part: Part, pair?: string}} EvalRequest
- *   `pair`: in a set of request pairs, the pair id that fixes the request's part
+ * @typedef {{id: string, query: string, relevant: string[], part: Part, pair?: string, steps?: string[][]}} EvalRequest
+ *   `pair`: in a set of request pairs, the pair id that fixes the request's part; `steps`: in a set
+ *   scored by steps (the multi-step set), the tools that serve each step, `relevant` all of them
  * @typedef {object} EvalSet
  * @property {string} id
  * @property {string} label
@@ -60,14 +61,16 @@ const BILINGUAL_LANGUAGES = [
 ]
 
 /**
- * The multi-step set: pairs of requests that each need two to four tools, written for this
+ * The multi-step set: pairs of requests that each ask for two to four steps, written for this
  * project as the bilingual set was and ranked over its catalog, each language a set of its own.
- * It judges rankings that cover each step of a request, so no part of it ever trains.
+ * Its lines label steps, each with the tools that serve it, and `pnpm eval` scores it by steps (a
+ * step is found when any of its tools is); it judges rankings that cover each step of a request,
+ * so no part of it ever trains.
  */
 const MULTISTEP_QUERIES = 'bench/data/multistep/queries.jsonl'
 const MULTISTEP_LANGUAGES = [
-  { lang: 'en', id: 'multistep-en', label: 'Multi-step, English' },
-  { lang: 'zh', id: 'multistep-zh', label: 'Multi-step, Chinese' },
+  { lang: 'en', id: 'multistep-en', label: 'Multi-step, English (R@k over steps)' },
+  { lang: 'zh', id: 'multistep-zh', label: 'Multi-step, Chinese (R@k over steps)' },
 ]
 
 /**
@@ -205,26 +208,27 @@ function bilingualCatalog(sources) {
 /**
  * A file of request pairs, each request written once in English and once in Chinese, as one set
  * per language over one shared catalog. A request's part is that of its pair (`isHeldBack` of the
- * pair id), so the two languages of one pair always fall in the same part.
+ * pair id), so the two languages of one pair always fall in the same part. A line names its tools
+ * in `relevant`, or, in the multi-step set, in `steps`, whose tools together are its relevant ones.
  * @param {string} file
  * @param {{lang: string, id: string, label: string}[]} languages
  * @param {Tool[]} catalog
  * @returns {EvalSet[]}
  */
 function pairedSets(file, languages, catalog) {
-  /** @type {{id: string, pair: string, lang: string, query: string, relevant: string[]}[]} */
+  /** @type {({id: string, pair: string, lang: string, query: string} & ({relevant: string[], steps?: undefined} | {steps: string[][]}))[]} */
   const lines = readJsonLines(file)
   return languages.map(({ lang, id, label }) => ({
     id,
     label,
     whole: false,
     catalog,
-    requests: lines.filter((line) => line.lang === lang).map(({ id: requestId, pair, query, relevant }) => ({
-      id: requestId,
-      query,
-      relevant,
-      part: /** @type {Part} */ (isHeldBack(pair) ? 'held' : 'dev'),
-      pair,
+    requests: lines.filter((line) => line.lang === lang).map((line) => ({
+      id: line.id,
+      query: line.query,
+      ...(line.steps === undefined ? { relevant: line.relevant } : { relevant: line.steps.flat(), steps: line.steps }),
+      part: /** @type {Part} */ (isHeldBack(line.pair) ? 'held' : 'dev'),
+      pair: line.pair,
     })),
   }))
 }

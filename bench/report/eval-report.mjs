@@ -33,6 +33,43 @@ function writtenSentence(sets) {
   return `The MCP servers' rows are requests written for this project's training ([model/build/train/written](../model/build/train/written/README.md)), for the tools of the recorded servers whose requests never train the transformer (its validation), ranked over every recorded server's tools (${int(english.tools)}); their part is dev only. `
 }
 
+/**
+ * What the multi-step rows are and how they are scored (nothing when the figures have none).
+ * @param {import('../lib/eval-figures.mjs').SetFigures[]} sets
+ */
+function multistepSentence(sets) {
+  const english = sets.find((set) => set.id === 'multistep-en')
+  if (english === undefined) return ''
+  return `The multi-step rows are this project's requests that each ask for two to four steps ([bench/data/multistep](../bench/data/multistep/README.md)), ${int(english.lexical.all.requests)} `
+    + 'in each language over the bilingual set\'s catalog, never trained on, and they are scored by steps: R@k there is the share of a '
+    + 'request\'s steps found in the first k results, a step found when any of the tools that serve it is there (a step the catalog '
+    + 'serves twice names both), NDCG@10 gains once per step, and **Hit@5** (after the tables) is the share of requests whose first '
+    + 'step is found in the first 5. '
+}
+
+/**
+ * Hit@5 of the sets scored by steps, the rankings side by side in the tables' order, the default
+ * first (nothing when no set is scored by steps).
+ * @param {import('../lib/eval-figures.mjs').SetFigures[]} sets
+ * @param {import('../lib/eval-figures.mjs').Ranking} defaultRanking
+ * @param {import('../lib/eval-figures.mjs').Ranking[]} order
+ * @returns {string[]} Markdown lines
+ */
+function firstStepLines(sets, defaultRanking, order) {
+  const scored = sets.filter((set) => set[defaultRanking].all.hit5 !== undefined)
+  if (scored.length === 0) return []
+  const lines = [
+    '**Hit@5** of the sets scored by steps, the share of requests whose first step is found in the first 5:',
+    '',
+    `| Set | Part | ${order.map((ranking) => `${ranking} Hit@5`).join(' | ')} |`,
+    `| --- | --- | ${order.map(() => '---:').join(' | ')} |`,
+  ]
+  for (const { set, part, first } of tableRows(scored, defaultRanking)) {
+    lines.push(`${first ? `| ${set.label} ` : '| '}| ${part} | ${order.map((ranking) => fixed3(set[ranking][part]?.hit5 ?? Number.NaN)).join(' | ')} |`)
+  }
+  return [...lines, '']
+}
+
 /** @param {import('../lib/eval-figures.mjs').EvalResults} quality @returns {string[]} Markdown lines */
 export function evalLines({ defaultRanking, sets }) {
   const other = RANKINGS.find((ranking) => ranking !== defaultRanking)
@@ -48,6 +85,7 @@ export function evalLines({ defaultRanking, sets }) {
       + 'no ranking choice looks at; **all** is a source kept whole: BFCL live checks the BFCL dev set, AgentDojo is the '
       + 'source held out entirely (in the union its requests count as held). '
       + bilingualSentence(sets)
+      + multistepSentence(sets)
       + writtenSentence(sets)
       + 'Only the dev parts train the semantic model\'s transformer (BFCL dev, tau2-bench, ToolTalk, tau2 banking and the bilingual set, and the written MCP requests of the other servers; [model.md](model.md#how-the-transformer-was-trained)); '
       + 'no held part and neither source kept whole does. '
@@ -75,5 +113,5 @@ export function evalLines({ defaultRanking, sets }) {
     }
     lines.push('')
   }
-  return lines
+  return [...lines, ...firstStepLines(sets, defaultRanking, order)]
 }

@@ -1,25 +1,40 @@
 #!/usr/bin/env node
-// Checks queries.jsonl against the rules of this folder's README and the catalog `pnpm eval`
-// ranks it over (bench/lib/eval-sets.mjs), then prints what the set holds:
+// Checks queries.jsonl (or the file given) against the rules of this folder's README and the
+// catalog `pnpm eval` ranks it over (bench/lib/eval-sets.mjs), then prints what the set holds:
 //
-//   node bench/data/multistep/check.mjs
+//   node bench/data/multistep/check.mjs [file]
 //
-// Each pair is one request in English and one in Chinese with the same tools, two to five of
-// them (a step the catalog serves with two tools names both), every one a tool of the catalog. No
-// request may name a tool it is labelled with, nor repeat four words in a row (four Chinese
-// characters in a row) of that tool's description. Exits 1 with the reasons when a line breaks
-// a rule.
+// Each pair is one request in English and one in Chinese with the same steps, two to four of
+// them; a step names the tools that serve it (more than one where the catalog serves it twice),
+// every one a tool of the catalog and none in two steps. No request may name a tool it is
+// labelled with, nor repeat four words in a row (four Chinese characters in a row) of that
+// tool's description. Exits 1 with the reasons when a line breaks a rule.
 import { readFileSync } from 'node:fs'
 import { isHeldBack } from '../../lib/eval-metrics.mjs'
 import { evalSets } from '../../lib/eval-sets.mjs'
 
-const FILE = new URL('queries.jsonl', import.meta.url)
-const MIN_TOOLS = 2
-const MAX_TOOLS = 5
+const FILE = process.argv[2] ?? new URL('queries.jsonl', import.meta.url)
+const MIN_STEPS = 2
+const MAX_STEPS = 4
 const HAN = /\p{Script=Han}/u
-const FIELDS = ['id', 'lang', 'pair', 'query', 'relevant']
+const FIELDS = ['id', 'lang', 'pair', 'query', 'steps']
 
-/** @typedef {{id: string, pair: string, lang: string, query: string, relevant: string[]}} Line */
+/** @typedef {{id: string, pair: string, lang: string, query: string, steps: string[][]}} Line */
+
+/**
+ * What is wrong with a line's steps, if anything: they must be two to four, each a non-empty list
+ * of names, and no name may serve two steps or be listed twice.
+ * @param {unknown} steps
+ * @returns {string | undefined}
+ */
+function stepsProblem(steps) {
+  if (!Array.isArray(steps) || !steps.every((step) => Array.isArray(step) && step.every((name) => typeof name === 'string'))) return 'steps must be lists of tool names'
+  if (steps.length < MIN_STEPS || steps.length > MAX_STEPS) return `${steps.length} step${steps.length === 1 ? '' : 's'}, not ${MIN_STEPS} to ${MAX_STEPS}`
+  if (steps.some((step) => step.length === 0)) return 'a step names no tool'
+  const names = steps.flat()
+  if (new Set(names).size !== names.length) return 'a tool is named twice (in one step or in two)'
+  return undefined
+}
 
 /** @param {string} text */
 const words = (text) => text.toLowerCase().match(/[a-z0-9]+/g) ?? []
@@ -83,10 +98,10 @@ for (const line of lines) {
   queries.add(line.query)
   if (line.lang !== 'en' && line.lang !== 'zh') problems.push(`${where}: lang must be en or zh`)
   if (HAN.test(line.query) !== (line.lang === 'zh')) problems.push(`${where}: ${line.lang === 'zh' ? 'no' : 'has'} Chinese characters`)
-  if (!Array.isArray(line.relevant) || new Set(line.relevant).size !== line.relevant.length) problems.push(`${where}: relevant must be distinct names`)
-  else if (line.relevant.length < MIN_TOOLS || line.relevant.length > MAX_TOOLS) problems.push(`${where}: ${line.relevant.length} tools, not ${MIN_TOOLS} to ${MAX_TOOLS}`)
-  const query = line.query.toLowerCase()
-  for (const name of line.relevant ?? []) {
+  const wrong = stepsProblem(line.steps)
+  if (wrong !== undefined) problems.push(`${where}: ${wrong}`)
+  const query = String(line.query).toLowerCase()
+  for (const name of wrong === undefined ? line.steps.flat() : []) {
     const tool = catalog.get(name)
     if (tool === undefined) {
       problems.push(`${where}: no tool ${name} in the catalog`)
@@ -102,23 +117,38 @@ for (const line of lines) {
 
 for (const [pair, both] of pairs) {
   if (both.map((line) => line.lang).sort().join() !== 'en,zh') problems.push(`${pair}: not one English and one Chinese request`)
-  else if (JSON.stringify(both[0]?.relevant) !== JSON.stringify(both[1]?.relevant)) problems.push(`${pair}: the two languages name different tools`)
+  else if (JSON.stringify(both[0]?.steps) !== JSON.stringify(both[1]?.steps)) problems.push(`${pair}: the two languages have different steps`)
+}
+
+/** A line's steps when they keep the rules, else none, so the counts below skip a broken line. @param {Line} line */
+const stepsOf = (line) => (stepsProblem(line.steps) === undefined ? line.steps : [])
+const firsts = [...pairs.values()].flatMap(([line]) => (line === undefined ? [] : [line]))
+
+/**
+ * How many pairs have each value of a count, in ascending order of the value.
+ * @param {(line: Line) => number} count
+ */
+function spread(count) {
+  /** @type {Map<number, number>} */
+  const sizes = new Map()
+  for (const line of firsts) sizes.set(count(line), (sizes.get(count(line)) ?? 0) + 1)
+  return [...sizes].sort(([a], [b]) => a - b).map(([size, pairCount]) => `${size}: ${pairCount}`).join(', ')
 }
 
 const held = [...pairs.keys()].filter(isHeldBack).length
-/** @type {Map<string, number>} */
-const sizes = new Map()
-for (const [, [line]] of pairs) sizes.set(String(line?.relevant.length), (sizes.get(String(line?.relevant.length)) ?? 0) + 1)
 /** @type {Map<string, number>} */
 const prefixes = new Map()
 for (const pair of pairs.keys()) {
   const prefix = pair.replace(/-\d+$/, '')
   prefixes.set(prefix, (prefixes.get(prefix) ?? 0) + 1)
 }
-const labels = [...pairs.values()].reduce((sum, [line]) => sum + (line?.relevant.length ?? 0), 0)
-console.log(`${pairs.size} pairs (${lines.length} requests): ${pairs.size - held} dev, ${held} held; ${(labels / pairs.size).toFixed(2)} tools a request`)
-console.log(`tools a request: ${[...sizes].sort().map(([size, count]) => `${size}: ${count}`).join(', ')}`)
+const steps = firsts.reduce((sum, line) => sum + stepsOf(line).length, 0)
+const labels = firsts.reduce((sum, line) => sum + stepsOf(line).flat().length, 0)
+const alternatives = firsts.filter((line) => stepsOf(line).some((step) => step.length > 1)).length
+console.log(`${pairs.size} pairs (${lines.length} requests): ${pairs.size - held} dev, ${held} held; ${(steps / pairs.size).toFixed(2)} steps and ${(labels / pairs.size).toFixed(2)} tools a request`)
+console.log(`steps a request: ${spread((line) => stepsOf(line).length)}`)
+console.log(`tools a request: ${spread((line) => stepsOf(line).flat().length)}; ${alternatives} pairs have a step served by more than one tool`)
 console.log(`written for: ${[...prefixes].map(([prefix, count]) => `${prefix} ${count}`).join(', ')}`)
-console.log(`tools named: ${new Set([...pairs.values()].flatMap(([line]) => line?.relevant ?? [])).size} of ${catalog.size}`)
+console.log(`tools named: ${new Set(firsts.flatMap((line) => stepsOf(line).flat())).size} of ${catalog.size}`)
 for (const problem of problems) console.log(`  ${problem}`)
 process.exitCode = problems.length === 0 ? 0 : 1
