@@ -1,8 +1,8 @@
 // The encoder's training data (model/build/train/): the Python copy of the part rule agrees with
 // bench/lib/eval-metrics.mjs on every request id, the committed pairs hold no request of a held
 // part and nothing of the sources kept whole as held-out (BFCL live, AgentDojo), and the requests
-// written for the recorded MCP servers pass their checks, name none of the eval catalogs' servers
-// and train only outside the validation servers.
+// written for the recorded MCP servers and DSH's own tools pass their checks, name none of the eval
+// catalogs' MCP servers and train only outside the validation servers.
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
@@ -18,6 +18,7 @@ const NO_PYTHON = 'python3 is not on PATH, so this check did not run'
 interface Pair { source: string; kind: string; id: string; split: string; pool: string; positives: string[] }
 const pairs: Pair[] = readFileSync(new URL('model/build/train/pairs.jsonl', root), 'utf8')
   .split('\n').filter(Boolean).map(line => JSON.parse(line))
+const dshTools: string[] = JSON.parse(readFileSync(new URL('catalogs/dsh/headless-tools.json', root), 'utf8')).tools.map(({ name }: { name: string }) => name)
 const pairOf = new Map<string, string>(readFileSync(new URL('bench/data/bilingual/queries.jsonl', root), 'utf8')
   .split('\n').filter(Boolean).map(line => JSON.parse(line)).map(({ id, pair }: { id: string; pair: string }) => [id, pair]))
 
@@ -53,7 +54,7 @@ describe('the training data', () => {
     expect(run.status, run.stdout).toBe(0)
   })
 
-  it('points written requests only at recorded servers outside the eval catalogs, and trains none of the validation servers', () => {
+  it('points written requests only at recorded servers outside the eval catalogs or DSH\'s own tools, and trains none of the validation servers', () => {
     const written = pairs.filter(pair => pair.kind === 'written')
     expect(written.length).toBeGreaterThan(4000)
     const evalServers = ['github', 'notion', 'playwright', 'howtocook', 'antd']
@@ -61,7 +62,13 @@ describe('the training data', () => {
     for (const pair of written) {
       const server = pair.id.split(':')[1] ?? ''
       expect(evalServers).not.toContain(server)
-      for (const key of pair.positives) expect(key.split('\t')[1]).toMatch(new RegExp(`^mcp__${server}__`))
+      if (server === 'dsh') {
+        // DSH's tools keep the names DSH registers them under, in a pool of their own.
+        expect(pair.pool).toBe('dsh')
+        for (const key of pair.positives) expect(dshTools).toContain(key.split('\t')[1])
+      } else {
+        for (const key of pair.positives) expect(key.split('\t')[1]).toMatch(new RegExp(`^mcp__${server}__`))
+      }
       if (pair.split === 'val') {
         validation.add(server)
         expect(pair.pool).toBe('written')

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Checks the hand-written training requests of written/<server>.jsonl against the recorded
-server mcp/<server>.json:
+server mcp/<server>.json (or, for written/dsh.jsonl, DSH's own tools, catalogs/dsh):
 
     python3 model/build/train/check_written.py [SERVER ...]
 
 Each line: {"tool": a tool name of the server, "lang": "en" | "zh", "query": the request,
 "also": [other tools of the server that serve it as well, optional], "needs": [other tools of the
 server a task needs besides `tool`, optional]}. A request must not name
-its tool nor copy four words in a row from the tool's description, and a Chinese one must hold
-Chinese. Exits 1 with the reasons when a file breaks a rule, and prints what each file covers.
+any tool it points at (`tool`, `also`, `needs`) nor copy four words in a row from that tool's
+description, and a Chinese one must hold Chinese. Exits 1 with the reasons when a file breaks a rule, and prints what each file covers.
 """
 import json
 import os
@@ -16,8 +16,12 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 MCP = os.path.join(HERE, 'mcp')
 WRITTEN = os.path.join(HERE, 'written')
+# Catalogs besides the recorded MCP servers that have written requests, whose tools are registered
+# under their own names rather than DSH's `mcp__<server>__<name>`: DSH's own tools.
+OWN_CATALOGS = {'dsh': os.path.join(REPO, 'catalogs', 'dsh', 'headless-tools.json')}
 CJK = re.compile(r'[\u3400-\u9fff]')
 
 
@@ -39,9 +43,19 @@ def lists_other_tools(names, tool, tools):
     return isinstance(names, list) and all(isinstance(n, str) and n in tools and n != tool for n in names)
 
 
+def catalog(server):
+    """The record a written file's tools come from: `{source, tools: [{name, description}]}`."""
+    with open(OWN_CATALOGS.get(server) or os.path.join(MCP, f'{server}.json'), encoding='utf-8') as f:
+        return json.load(f)
+
+
+def registered_name(server, tool):
+    """A tool's name as DSH offers it to the model."""
+    return tool if server in OWN_CATALOGS else f'mcp__{server}__{tool}'
+
+
 def check(server):
-    with open(os.path.join(MCP, f'{server}.json'), encoding='utf-8') as f:
-        tools = {t['name']: t for t in json.load(f)['tools']}
+    tools = {t['name']: t for t in catalog(server)['tools']}
     problems, seen, covered = [], set(), {}
     path = os.path.join(WRITTEN, f'{server}.jsonl')
     with open(path, encoding='utf-8') as f:
@@ -70,12 +84,13 @@ def check(server):
         if query in seen:
             problems.append(f'{where}: repeated query')
         seen.add(query)
-        name = name_words(tool)
-        if len(name) > 1 and ' '.join(name) in ' '.join(words(query)) or tool.lower() in query.lower():
-            problems.append(f'{where}: names its tool ({tool})')
-        copied = grams(words(query), 4) & grams(words(tools[tool].get('description') or ''), 4)
-        if copied:
-            problems.append(f'{where}: copies the description ({" ".join(sorted(copied)[0])})')
+        for named in {tool, *row.get('also', []), *row.get('needs', [])} & set(tools):
+            name = name_words(named)
+            if len(name) > 1 and ' '.join(name) in ' '.join(words(query)) or named.lower() in query.lower():
+                problems.append(f'{where}: names a tool it points at ({named})')
+            copied = grams(words(query), 4) & grams(words(tools[named].get('description') or ''), 4)
+            if copied:
+                problems.append(f'{where}: copies the description of {named} ({" ".join(sorted(copied)[0])})')
         if len(query) > 600:
             problems.append(f'{where}: longer than 600 characters')
         covered.setdefault(tool, set()).add(lang)

@@ -21,6 +21,8 @@ A pair is a query and the tools that serve it, with its provenance:
   licences). The tool's other tools on its server are its hard negatives. A sentence taken from a
   description is also taken out of the tool's text it points at (`view`), so the pair asks the
   model to find the tool from what the rest says, not to match a sentence with itself.
+- `written`: a request written by hand for this project (written/, README there) for a tool of a
+  recorded MCP server or one of DSH's own tools, pointing at the tools that serve it.
 - `gloss`: a Chinese request or Chinese description sentence, read through the glossary as the
   ranking reads a Chinese query (CJK runs in their words' first meanings).
 - `rendering`: an English training query put in Chinese word by word with CC-CEDICT's entries
@@ -228,12 +230,14 @@ def mcp(builder, only=None, keep_shared=False):
 
 
 def written(builder):
-    """The requests written by hand for the recorded servers' tools (written/<server>.jsonl,
-    checked by check_written.py), each pointing at its tool and at the siblings that serve it as
-    well (`also`); the tool's other siblings on its server are its hard negatives. The requests of
-    the validation servers (`parts.is_validation_server`) never train: they are ranked over every
-    recorded server's tools at once (the pool `written`), the scale a user with many servers
-    searches."""
+    """The requests written by hand for the recorded servers' tools and DSH's own
+    (written/<server>.jsonl, checked by check_written.py), each pointing at its tool and at the
+    siblings that serve it as well (`also`) or that its other steps take (`needs`); the tool's
+    other siblings on its server are its hard negatives. DSH's tools keep the names DSH registers
+    them under, in a pool of their own (`dsh`). The requests of the validation servers
+    (`parts.is_validation_server`, the rule DSH's name passes through too) never train: they are
+    ranked over every recorded server's tools at once (the pool `written`), the scale a user with
+    many servers searches."""
     import check_written
     counts = Counter()
     for file in sorted(os.listdir(WRITTEN)):
@@ -242,14 +246,17 @@ def written(builder):
         server = file[:-6]
         problems, _, _, _ = check_written.check(server)
         assert not problems, problems
-        with open(os.path.join(MCP, f'{server}.json'), encoding='utf-8') as f:
-            record = json.load(f)
+        record = check_written.catalog(server)
         assert record['source']['package'] not in EVAL_SERVER_PACKAGES, server
         validation = parts.is_validation_server(server)
-        pool = 'written' if validation else f'mcp:{server}'
+        own = server in check_written.OWN_CATALOGS
+        # The JavaScript validation sets (bench/lib/eval-sets.mjs) read the recorded servers only.
+        assert not (own and validation), server
+        pool = 'written' if validation else server if own else f'mcp:{server}'
         key = {}
         for tool in record['tools']:
-            key[tool['name']] = builder.tool(pool, server, f'mcp__{server}__{tool["name"]}', tool.get('description') or '')
+            name = check_written.registered_name(server, tool['name'])
+            key[tool['name']] = builder.tool(pool, server, name, tool.get('description') or '')
         with open(os.path.join(WRITTEN, file), encoding='utf-8') as f:
             rows = [json.loads(line) for line in f if line.strip()]
         for number, row in enumerate(rows):
