@@ -16,10 +16,25 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  */
 export declare class ToolIndex {
   /**
+   * What `tool_search` answers for `query` at `limit`, decided once, ranked once and off
+   * JavaScript's thread: the query's form, the hits that load, the hits only shown and, when
+   * there are neither, the next move. `options.floor` (the weak-match floor) and
+   * `options.leaderShare` (the leader cut) are the caller's parameters. A `discover:` query
+   * ranks the rest of its text and loads nothing; with nothing after it, the promise rejects.
+   * Bad arguments reject it with `search`'s errors.
+   */
+  decideAsync(query: string, limit: number, options: DecideOptions): Promise<SearchDecision>
+  /**
+   * The hits a prefetch loads for `query` (a user's message) at `limit`: each match whose
+   * strength reaches `options.floor`, the tool the query names exactly, every tool a `select:`
+   * names; none for `discover:`. Ranked once, off JavaScript's thread.
+   */
+  strongHitsAsync(query: string, limit: number, options: StrongHitsOptions): Promise<SearchHit[]>
+  /**
    * One `tool_search` answer's reads, ranked once and off JavaScript's thread: the matches,
    * their strengths and, when `options.weakBelow` asks for it, the next move. Each part is
    * exactly what the separate call it names returns. Bad arguments reject the promise with
-   * those calls' errors.
+   * those calls' errors. `decideAsync` decides from the same reads.
    */
   answerAsync(query: string, limit: number, options?: AnswerOptions | undefined | null): Promise<SearchAnswer>
   /**
@@ -76,7 +91,9 @@ export declare class ToolIndex {
    * At most `limit` tools, best first: a tool named exactly by the trimmed query first, then by
    * score, then by name in code-point order. In a hybrid index, places the matching tools
    * leave are filled with the nearest others by meaning unless `options.fill` is `false`.
-   * `limit` must be a whole number >= 0; the query at most 4,096 characters.
+   * The query's forms are `tool_search`'s: `select:a,b` names tools, `+word` requires a word,
+   * and a `discover:` query is ranked by the rest of its text. `limit` must be a whole number
+   * >= 0; the query at most 4,096 characters.
    */
   search(query: string, limit: number, options?: SearchOptions | undefined | null): Array<SearchHit>
   /**
@@ -94,6 +111,8 @@ export declare class ToolIndex {
   /**
    * Why `name` ranks where it does for `query`: its rank and score, the query terms it
    * matched with their weight and fields, and its projected text. Null for an unknown name.
+   * The query is read as `tool_search` reads it (`form`: a `discover:` query's rest is ranked,
+   * and with nothing after it, it throws `decideAsync`'s error).
    */
   explain(query: string, name: string): Explanation | null
 }
@@ -129,12 +148,35 @@ export interface CatalogOutline {
   ungrouped: Array<string>
 }
 
+/** The options of `decideAsync`. */
+export interface DecideOptions {
+  /**
+   * Names the Agent can already call: left out of the ranked hits, the candidates and the
+   * nearest names (a tool the query names exactly still comes first), as in `search`.
+   */
+  exclude?: Array<string>
+  /**
+   * The weak-match floor: the strength (`matchStrength`) the best match needs for the search
+   * to load anything.
+   */
+  floor: number
+  /**
+   * The leader cut: the least share of the best hit's score a loaded hit has (0: every hit of
+   * a confident search loads).
+   */
+  leaderShare: number
+  /** Nearest names the next move lists, at most (default 5). */
+  nearest?: number
+}
+
 /** Why one tool ranks where it does. */
 export interface Explanation {
   name: string
   /** 1-based rank among every tool the query matches; null when it does not match. */
   rank: number | null
   score: number
+  /** What the query asks for, as `decideAsync` reads it. */
+  form: 'plain' | 'required' | 'select' | 'discover'
   /** The query is exactly this tool's name (which always ranks first). */
   exact: boolean
   /**
@@ -186,11 +228,27 @@ export interface MissingTerm {
 export declare const MODEL_PACKAGE: string
 
 /**
- * Whether a query names its tools (`select:a,b`) rather than describing them: its results are
- * what it named, in its order, with no score to judge them by. The query at most 4,096
- * characters.
+ * Whether a query names its tools (`select:a,b`, also after `discover:`) rather than describing
+ * them: its results are what it named, in its order, with no score to judge them by. The query
+ * at most 4,096 characters.
  */
 export declare function namesTools(query: string): boolean
+
+/** What a search that loads nothing offers instead. */
+export interface NextMove {
+  /** Whether any tool matched, too weakly to load; else none did. */
+  matched: boolean
+  /**
+   * What `search(query, limit, { exclude })` returns (the page filled by meaning in a hybrid
+   * index); none for `select:`.
+   */
+  candidates: Array<SearchHit>
+  /**
+   * What `nearest(query, n, { exclude: exclude and the candidates })` returns; none for
+   * `select:`.
+   */
+  nearest: Array<string>
+}
 
 /** One MCP server's deferred tools. */
 export interface OutlineGroup {
@@ -225,6 +283,29 @@ export interface SearchAnswer {
    * returns.
    */
   nearest?: Array<string>
+}
+
+/** What a `tool_search` call answers, decided by the core. */
+export interface SearchDecision {
+  /**
+   * What the query asks for: ranked words (`plain`), ranked words with a `+word` every match
+   * holds (`required`), named tools (`select`), or to see tools without loading them
+   * (`discover`).
+   */
+  form: 'plain' | 'required' | 'select' | 'discover'
+  /**
+   * The hits that load, best first: every tool `select:` names; the tool a query names exactly,
+   * alone; else, when the best match is as strong as `floor`, the leaders (each hit scoring at
+   * least `leaderShare` of the best hit's score).
+   */
+  loaded: Array<SearchHit>
+  /**
+   * The hits shown and not loaded, best first: the other hits beside an exact name or below
+   * the leader cut, or every match of a `discover:` query.
+   */
+  shown: Array<SearchHit>
+  /** When the search loads and shows nothing. */
+  nextMove?: NextMove
 }
 
 /** One ranked tool. */
@@ -345,6 +426,14 @@ export interface StageExplanation {
   signal: number | null
   /** The parts this one is made of (the semantic stage's table and transformer). */
   parts: Array<StageExplanation>
+}
+
+/** The options of `strongHitsAsync`. */
+export interface StrongHitsOptions {
+  /** Names the Agent can already call, as in `search`. */
+  exclude?: Array<string>
+  /** The strength (`matchStrength`) each loaded match reaches. */
+  floor: number
 }
 
 /** One query term found in the explained tool. */

@@ -17,6 +17,10 @@
 //! - `search/`: a [`Searcher`] answers a query from an index (query forms, term expansion, BM25F
 //!   scores, fusion of compound queries, the blend with the semantic signal, order,
 //!   explanations);
+//! - `hints/`: what the model is told besides ranked hits (the catalog's outline, a match's
+//!   strength, the names spelled like a query);
+//! - `answer/`: what one `tool_search` call answers, decided once: what loads, what is only
+//!   shown, and the next move when nothing fits;
 //! - `replay.rs` rebuilds a selection from session events; `limits.rs` holds every bound on what
 //!   the core takes.
 //!
@@ -25,6 +29,7 @@
 //! the training texts) use.
 
 mod analysis;
+mod answer;
 mod bytes;
 mod contract;
 mod gloss;
@@ -62,7 +67,9 @@ pub use limits::{
     PAYLOAD_TEXT, RESULT_TEXT, TOOL_NAME,
 };
 // What the model is told about the catalog besides ranked hits.
-pub use hints::{answer, match_strength, nearest, outline, Answer, Group, NextMove, NextMoveRule, Outline};
+pub use hints::{match_strength, nearest, outline, Group, Outline};
+// What one `tool_search` call answers, and the reads `answerAsync` gives.
+pub use answer::{answer, check, decide, Answer, Decision, EmptyDiscover, Load, NextMove, NextMoveRule, Rules};
 // The glossary a hybrid index reads a Chinese query with.
 pub use gloss::{Glossary, GlossaryError, MAX_GLOSSARY_BYTES};
 // Selections rebuilt from session events.
@@ -71,7 +78,8 @@ pub use replay::{
 };
 // Searching an index: hits, query forms, explanations.
 pub use search::{
-    requests, Explanation, Hit, Match, MissingTerm, Query, Searcher, SemanticPart, Stage, StagePart, TermMatch,
+    discovered, ranked_text, requests, Explanation, Form, Hit, Match, MissingTerm, Query, Searcher, SemanticPart,
+    Stage, StagePart, TermMatch,
 };
 // The semantic model a hybrid index embeds tools and queries with, and the text it embeds a tool as.
 pub use semantic::{

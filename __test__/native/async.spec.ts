@@ -1,5 +1,6 @@
 // The asynchronous side of the native contract: `searchAsync` and `answerAsync` rank on the
-// core's own threads and give exactly what the synchronous calls give, however many run at once.
+// core's own threads and give exactly what the synchronous calls give, however many run at once
+// (`decideAsync`, the plugin's, has decide.spec.ts).
 import { readFileSync } from 'node:fs'
 import { setImmediate as macrotask } from 'node:timers/promises'
 import { setFlagsFromString } from 'node:v8'

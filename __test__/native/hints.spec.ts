@@ -44,6 +44,7 @@ describe('ToolIndex.nearest and namesTools', () => {
     expect(namesTools('select:a,b')).toBe(true)
     expect(namesTools('  SELECT: a')).toBe(true)
     expect(namesTools('please select:a')).toBe(false)
+    expect(namesTools('discover: select:a')).toBe(true)
   })
 
   it('refuses arguments past their bounds with the same errors as search', () => {

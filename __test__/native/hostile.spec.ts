@@ -193,6 +193,8 @@ describe('hostile input to the native core', () => {
       expect(answer.hits.length, query.slice(0, 40)).toBeLessThanOrEqual(20)
       expect(answer.strengths).toHaveLength(answer.hits.length)
       expect(answer.nearest?.length ?? 0).toBeLessThanOrEqual(5)
+      const decision = await hostile.decideAsync(query, 20, { floor: Number.POSITIVE_INFINITY, leaderShare: 0 })
+      expect(decision.loaded.length + decision.shown.length + (decision.nextMove?.candidates.length ?? 0), query.slice(0, 40)).toBeLessThanOrEqual(20)
       expect(await hostile.searchAsync(query, 20)).toEqual(hostile.search(query, 20))
     }
     expect(names(hostile.search(ownWords, 1, { fill: false }))).toEqual([hugeName])

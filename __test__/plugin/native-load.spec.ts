@@ -60,7 +60,7 @@ describe('loading the native core', () => {
 
   it('refuses a binary of another plugin version that lacks what this one calls', async () => {
     const load = await loadNative(() => Promise.resolve({ ToolIndex: class { static fromJson() {} }, selectionFromEvents: () => [], selectionFromPayload: () => [] }))
-    expect(load.error).toContain('the binary has no ToolIndex.fromJsonAsync, namesTools, readCatalog, selectionFromResult, ToolIndex.answerAsync: it belongs to another version of the plugin')
+    expect(load.error).toContain('the binary has no ToolIndex.fromJsonAsync, readCatalog, selectionFromResult, ToolIndex.decideAsync, ToolIndex.strongHitsAsync: it belongs to another version of the plugin')
   })
 
   it('reads the supported platforms from the manifest\'s optionalDependencies, at the plugin\'s version', async () => {

@@ -4,7 +4,9 @@
 //! words by a fixed query.
 #![no_main]
 
-use dsh_tool_search::{check_query, round6, Index, Query, Searcher, MAX_QUERY_CHARS, MAX_SUMMARY_CHARS, MAX_TOOLS};
+use dsh_tool_search::{
+    check_query, ranked_text, round6, Index, Query, Searcher, MAX_QUERY_CHARS, MAX_SUMMARY_CHARS, MAX_TOOLS,
+};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -34,12 +36,13 @@ fuzz_target!(|data: &[u8]| {
     assert!(hits.len() <= limit);
     assert_eq!(hits, searcher.search(&query, limit, &exclude), "same input, same output");
 
-    let exact = query.trim();
+    // A tool named by the query's text after any `discover:` comes first.
+    let exact = ranked_text(&query).trim();
     let has_exact = index.search_text(exact).is_some();
     if limit > 0 && has_exact {
         assert_eq!(hits[0].name, exact, "a tool named by the query comes first");
     }
-    let ranked = matches!(Query::parse(&query), Query::Ranked { .. });
+    let ranked = matches!(Query::parse(ranked_text(&query)), Query::Ranked { .. });
     for (i, hit) in hits.iter().enumerate() {
         assert!(index.search_text(hit.name).is_some());
         assert!(hits[..i].iter().all(|earlier| earlier.name != hit.name), "no tool twice");

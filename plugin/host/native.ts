@@ -15,11 +15,11 @@ import type * as Core from '../../index.js'
 import { MAX_NAME_BYTES } from '../contract.ts'
 import { describeLoadFailure } from './platform.ts'
 
-export type { CatalogOutline, OutlineGroup, SearchAnswer, SearchHit, SessionSelection } from '../../index.js'
+export type { CatalogOutline, NextMove, OutlineGroup, SearchDecision, SearchHit, SessionSelection } from '../../index.js'
 export type ToolIndex = Core.ToolIndex
 
 /** What the plugin and the command line call in the core. */
-export type NativeCore = Pick<typeof Core, 'ToolIndex' | 'namesTools' | 'readCatalog' | 'selectionFromEvents' | 'selectionFromResult'>
+export type NativeCore = Pick<typeof Core, 'ToolIndex' | 'readCatalog' | 'selectionFromEvents' | 'selectionFromResult'>
 
 /** The loaded module, before it is known to be a core this plugin can call. */
 type Loaded = Partial<Record<keyof NativeCore, unknown>>
@@ -56,23 +56,24 @@ export const native: NativeLoad = await loadNative()
  * The core's functions for the modules that call them. Without a core they are stand-ins that
  * throw the load failure's message; the plugin never reaches them then, since it steps aside.
  */
-export const { ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromResult }: NativeCore = native.core ?? standIns(native.error)
+export const { ToolIndex, readCatalog, selectionFromEvents, selectionFromResult }: NativeCore = native.core ?? standIns(native.error)
 
 /**
- * Every function of the core the plugin or the command line calls, by name. `namesTools` came with
- * `ToolIndex`'s `outline`, `nearest` and `matchStrength`: a binary that has it has them;
- * `answerAsync` with `searchAsync`; `fromJsonAsync` with `ready()` resolved off libuv's threads.
+ * Every function of the core the plugin or the command line calls, by name. `decideAsync` and
+ * `strongHitsAsync` are the newest of `ToolIndex`'s methods: a binary that has them has the
+ * others (`outline`, `nearest`, `searchAsync`, `explain` with its `form`); `fromJsonAsync` came
+ * with `ready()` resolved off libuv's threads.
  */
-function callables({ ToolIndex, namesTools, readCatalog, selectionFromEvents, selectionFromResult }: Loaded): Record<string, unknown> {
-  const index = ToolIndex as { fromJson?: unknown; fromJsonAsync?: unknown; prototype?: { answerAsync?: unknown } } | null | undefined
+function callables({ ToolIndex, readCatalog, selectionFromEvents, selectionFromResult }: Loaded): Record<string, unknown> {
+  const index = ToolIndex as { fromJson?: unknown; fromJsonAsync?: unknown; prototype?: { decideAsync?: unknown; strongHitsAsync?: unknown } } | null | undefined
   return {
     'ToolIndex.fromJson': index?.fromJson,
     'ToolIndex.fromJsonAsync': index?.fromJsonAsync,
-    namesTools,
     readCatalog,
     selectionFromEvents,
     selectionFromResult,
-    'ToolIndex.answerAsync': index?.prototype?.answerAsync,
+    'ToolIndex.decideAsync': index?.prototype?.decideAsync,
+    'ToolIndex.strongHitsAsync': index?.prototype?.strongHitsAsync,
   }
 }
 
@@ -80,7 +81,6 @@ function standIns(message: string): NativeCore {
   const unavailable = (): never => { throw new Error(message) }
   return {
     ToolIndex: { fromJson: unavailable, fromJsonAsync: unavailable } as unknown as NativeCore['ToolIndex'],
-    namesTools: unavailable,
     readCatalog: unavailable,
     selectionFromEvents: unavailable,
     selectionFromResult: unavailable,

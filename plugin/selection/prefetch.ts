@@ -2,8 +2,9 @@
  * Prefetch: when a user's message enters a turn, the best deferred tools for that message join
  * the Agent's selection before the model's first step on it, so a request that already names its
  * need costs no search round trip. The message itself is the query, read as the model's queries
- * are; of its best `count` tools, only those that match it strongly are loaded (the floor of
- * search/answer.ts): a prefetch nobody asked for must not fill the prompt with near misses.
+ * are; of its best `count` tools, only those that match it strongly are loaded (the core decides,
+ * `strongHitsAsync`, by the floor of search/answer.ts): a prefetch nobody asked for must not fill
+ * the prompt with near misses.
  *
  * It starts when DSH's inbox hands the message to the turn (`agent/inbox/claimed`), inside the
  * open turn; its ranking runs off the JavaScript thread, and the step's prompt assembly waits for
@@ -16,7 +17,7 @@ import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { Session } from '@deepseek-ai/dsh-session'
 import { MAX_QUERY_CHARS, PAYLOAD_SCHEMA_VERSION, PREFETCH_RECORD } from '../contract.ts'
 import { ownTurn } from '../host/loop-turns.ts'
-import { strongHits, type SearchScope } from '../search/answer.ts'
+import { WEAK_MATCH_FLOOR, type SearchScope } from '../search/answer.ts'
 import { recordSelection } from './record.ts'
 
 /**
@@ -31,9 +32,8 @@ export async function prefetchFor(message: UserMessage, count: number, session: 
   if (count === 0) return []
   const query = messageQuery(message)
   if (query === undefined) return []
-  const answer = await scope.index.answerAsync(query, count, { exclude: [...scope.exclude] })
+  const hits = await scope.index.strongHitsAsync(query, count, { exclude: [...scope.exclude], floor: WEAK_MATCH_FLOOR })
   await ownTurn()
-  const hits = strongHits(query, answer)
   if (hits.length === 0) return []
   return recordSelection(session, {
     kind: PREFETCH_RECORD,

@@ -1,20 +1,19 @@
 //! What the model is told about the catalog besides ranked hits: an outline of the deferred tools
-//! (`outline`), how strong a match is (`strength`: a weak best match loads nothing) and, when a
-//! search finds nothing strong, the names nearest to what it asked (`nearest`). The outline and
-//! the nearest names read tool names only, split into words by the same analyzer the index
-//! uses, so `getWeather`, `get_weather` and `mcp__weather__get` all show `get` and `weather`;
+//! (`outline`), how strong a match is (`strength`, which the answer's weak-match floor reads)
+//! and, when a search finds nothing strong, the names nearest to what it asked (`nearest`). The
+//! outline and the nearest names read tool names only, split into words by the same analyzer the
+//! index uses, so `getWeather`, `get_weather` and `mcp__weather__get` all show `get` and `weather`;
 //! each name as far as `analysis::name_words` reads one, so a name of any length costs no more
 //! than a long real one.
 
-mod answer;
 mod nearest;
 mod outline;
 mod strength;
 
-pub use answer::{answer, Answer, NextMove, NextMoveRule};
 pub use nearest::nearest;
 pub use outline::{outline, Group, Outline};
 pub use strength::match_strength;
+pub(crate) use strength::strength;
 
 /// `mcp__<server>__<tool>`, the name DSH's MCP bridge gives a server's tool, as the group name
 /// `mcp__<server>` and the tool's own part; `None` for any other name.

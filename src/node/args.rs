@@ -94,20 +94,90 @@ pub struct AnswerOptions {
     pub nearest: Option<u32>,
 }
 
+/// The options of `decideAsync`.
+// Read field by field with bounds (below), as `SearchOptions` is.
+#[napi(object, object_from_js = false, object_to_js = false)]
+pub struct DecideOptions {
+    /// Names the Agent can already call: left out of the ranked hits, the candidates and the
+    /// nearest names (a tool the query names exactly still comes first), as in `search`.
+    pub exclude: Option<Vec<String>>,
+    /// The weak-match floor: the strength (`matchStrength`) the best match needs for the search
+    /// to load anything.
+    pub floor: f64,
+    /// The leader cut: the least share of the best hit's score a loaded hit has (0: every hit of
+    /// a confident search loads).
+    pub leader_share: f64,
+    /// Nearest names the next move lists, at most (default 5).
+    pub nearest: Option<u32>,
+}
+
+/// The options of `strongHitsAsync`.
+// Read field by field with bounds (below), as `SearchOptions` is.
+#[napi(object, object_from_js = false, object_to_js = false)]
+pub struct StrongHitsOptions {
+    /// Names the Agent can already call, as in `search`.
+    pub exclude: Option<Vec<String>>,
+    /// The strength (`matchStrength`) each loaded match reaches.
+    pub floor: f64,
+}
+
 /// `answerAsync`'s options (none given for `undefined` or `null`).
 pub(super) fn answer_options(options: Option<Unknown<'_>>) -> Result<AnswerOptions> {
     let Some(options) = object(options)? else {
         return Ok(AnswerOptions { exclude: None, weak_below: None, nearest: None });
     };
-    let weak_below: Unknown = options.get_named_property("weakBelow")?;
-    let weak_below = match weak_below.get_type()? {
-        ValueType::Undefined | ValueType::Null => None,
-        ValueType::Number => match weak_below.coerce_to_number()?.get_double()? {
-            floor if floor.is_nan() => return Err(invalid("weakBelow must be a number, got NaN")),
-            floor => Some(floor),
+    Ok(AnswerOptions {
+        exclude: exclusions(options.get_named_property("exclude")?)?,
+        weak_below: number(&options, "weakBelow")?,
+        nearest: names(&options)?,
+    })
+}
+
+/// `decideAsync`'s options: `floor` and `leaderShare` are required.
+pub(super) fn decide_options(options: Option<Unknown<'_>>) -> Result<DecideOptions> {
+    let options = required_object(options)?;
+    Ok(DecideOptions {
+        exclude: exclusions(options.get_named_property("exclude")?)?,
+        floor: required_number(&options, "floor")?,
+        leader_share: required_number(&options, "leaderShare")?,
+        nearest: names(&options)?,
+    })
+}
+
+/// `strongHitsAsync`'s options: `floor` is required.
+pub(super) fn strong_hits_options(options: Option<Unknown<'_>>) -> Result<StrongHitsOptions> {
+    let options = required_object(options)?;
+    Ok(StrongHitsOptions {
+        exclude: exclusions(options.get_named_property("exclude")?)?,
+        floor: required_number(&options, "floor")?,
+    })
+}
+
+/// An options object that must be there, since its `floor` is.
+fn required_object(options: Option<Unknown<'_>>) -> Result<Object<'_>> {
+    object(options)?.ok_or_else(|| invalid("options must be an object with a floor, got none"))
+}
+
+/// A number field that must be there.
+fn required_number(options: &Object<'_>, field: &str) -> Result<f64> {
+    number(options, field)?.ok_or_else(|| invalid(format!("{field} must be a number, got none")))
+}
+
+/// An optional number field (`None` for `undefined` or `null`); NaN is refused.
+fn number(options: &Object<'_>, field: &str) -> Result<Option<f64>> {
+    let value: Unknown = options.get_named_property(field)?;
+    match value.get_type()? {
+        ValueType::Undefined | ValueType::Null => Ok(None),
+        ValueType::Number => match value.coerce_to_number()?.get_double()? {
+            number if number.is_nan() => Err(invalid(format!("{field} must be a number, got NaN"))),
+            number => Ok(Some(number)),
         },
-        _ => return Err(invalid(format!("weakBelow must be a number, got {}", kind(weak_below)?))),
-    };
+        _ => Err(invalid(format!("{field} must be a number, got {}", kind(value)?))),
+    }
+}
+
+/// The optional `nearest` field: how many names, at most.
+fn names(options: &Object<'_>) -> Result<Option<u32>> {
     let nearest: Unknown = options.get_named_property("nearest")?;
     let nearest = match nearest.get_type()? {
         ValueType::Undefined | ValueType::Null => None,
@@ -118,8 +188,7 @@ pub(super) fn answer_options(options: Option<Unknown<'_>>) -> Result<AnswerOptio
         _ => return Err(invalid(format!("nearest must be a whole number of names, got {}", kind(nearest)?))),
     };
     // More names than an index holds is "all of them".
-    let nearest = nearest.map(|n| n.min(u32::MAX as usize) as u32);
-    Ok(AnswerOptions { exclude: exclusions(options.get_named_property("exclude")?)?, weak_below, nearest })
+    Ok(nearest.map(|n| n.min(u32::MAX as usize) as u32))
 }
 
 /// An options object; `None` for `undefined` or `null`.

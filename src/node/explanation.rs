@@ -12,6 +12,9 @@ pub struct Explanation {
     /// 1-based rank among every tool the query matches; null when it does not match.
     pub rank: Either<u32, Null>,
     pub score: f64,
+    /// What the query asks for, as `decideAsync` reads it.
+    #[napi(ts_type = "'plain' | 'required' | 'select' | 'discover'")]
+    pub form: String,
     /// The query is exactly this tool's name (which always ranks first).
     pub exact: bool,
     /// The query was read as several requests whose rankings were fused; term contributions
@@ -140,6 +143,7 @@ impl From<crate::Explanation<'_>> for Explanation {
             name: e.name.to_string(),
             rank: e.rank.map_or(Either::B(Null), |r| Either::A(r as u32)),
             score: e.score,
+            form: e.form.name().to_string(),
             exact: e.exact,
             fused: e.fused,
             terms,

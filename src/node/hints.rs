@@ -1,12 +1,11 @@
 //! The catalog hints `tool_search` gives beside ranked hits, as methods of [`ToolIndex`]: the
 //! outline of the indexed tools, the strength of a match and the names nearest a query.
 
-use napi::bindgen_prelude::{Object, Unknown};
-use napi::{Env, Result};
+use napi::bindgen_prelude::Unknown;
+use napi::Result;
 use napi_derive::napi;
 
-use super::calls::AnswerCall;
-use super::{args, off_thread, SearchHit, ToolIndex};
+use super::{args, ToolIndex};
 use crate::hints;
 use crate::limits::{self, TOOL_NAME};
 
@@ -32,57 +31,8 @@ pub struct CatalogOutline {
     pub ungrouped: Vec<String>,
 }
 
-/// Everything one `tool_search` answer reads from the index, from one ranking of its query.
-#[napi(object)]
-pub struct SearchAnswer {
-    /// The matches: what `search(query, limit, { exclude, fill: false })` returns.
-    pub hits: Vec<SearchHit>,
-    /// Each hit's `matchStrength(query, hit.name)`, in the same order.
-    pub strengths: Vec<f64>,
-    /// With the next move: what `search(query, limit, { exclude })` returns (the page filled by
-    /// meaning in a hybrid index).
-    pub candidates: Option<Vec<SearchHit>>,
-    /// With the next move: what `nearest(query, n, { exclude: exclude and the candidates })`
-    /// returns.
-    pub nearest: Option<Vec<String>>,
-}
-
 #[napi]
 impl ToolIndex {
-    /// One `tool_search` answer's reads, ranked once and off JavaScript's thread: the matches,
-    /// their strengths and, when `options.weakBelow` asks for it, the next move. Each part is
-    /// exactly what the separate call it names returns. Bad arguments reject the promise with
-    /// those calls' errors.
-    #[napi(
-        js_name = "answerAsync",
-        catch_unwind,
-        ts_args_type = "query: string, limit: number, options?: AnswerOptions | undefined | null",
-        ts_return_type = "Promise<SearchAnswer>"
-    )]
-    pub fn answer_async<'env>(
-        &self,
-        env: &'env Env,
-        query: Unknown<'_>,
-        limit: f64,
-        options: Option<Unknown<'_>>,
-    ) -> Result<Object<'env>> {
-        let index = self.index.clone();
-        off_thread(env, AnswerCall::read(query, limit, options), move |call| {
-            let exclude: Vec<&str> = call.exclude.iter().map(String::as_str).collect();
-            let answer = hints::answer(&index, &call.query, call.limit, &exclude, call.rule);
-            let (candidates, nearest) = answer.next_move.map_or((None, None), |next| {
-                let candidates = next.candidates.into_iter().map(SearchHit::from).collect();
-                (Some(candidates), Some(next.nearest.into_iter().map(str::to_string).collect()))
-            });
-            Ok(SearchAnswer {
-                hits: answer.hits.into_iter().map(SearchHit::from).collect(),
-                strengths: answer.strengths,
-                candidates,
-                nearest,
-            })
-        })
-    }
-
     /// The indexed tools, leaving out `exclude`, grouped by MCP server (`mcp__<server>__<tool>`)
     /// with each group's most distinctive name words (at most 4), and the rest by name.
     #[napi(catch_unwind, ts_args_type = "options?: SearchOptions | undefined | null")]
@@ -122,13 +72,4 @@ impl ToolIndex {
         let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
         Ok(hints::nearest(&query, self.index.names(), &exclude, limit).into_iter().map(str::to_string).collect())
     }
-}
-
-/// Whether a query names its tools (`select:a,b`) rather than describing them: its results are
-/// what it named, in its order, with no score to judge them by. The query at most 4,096
-/// characters.
-#[napi(js_name = "namesTools", catch_unwind, ts_args_type = "query: string")]
-pub fn names_tools(query: Unknown<'_>) -> Result<bool> {
-    let query = args::query(query)?;
-    Ok(matches!(crate::Query::parse(&query), crate::Query::Select(_)))
 }

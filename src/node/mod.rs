@@ -9,10 +9,10 @@
 //! memory. No length JavaScript controls sizes an allocation: the exports take plain JavaScript
 //! values and read them through `args`, which checks each length against its bound first.
 //!
-//! The asynchronous exports (`searchAsync`, `answerAsync`) read their arguments that way on
-//! JavaScript's thread, then rank on the core's own threads (`pool`), each job under
-//! `catch_unwind` too, so that a search never holds the host's event loop and every promise
-//! settles.
+//! The asynchronous exports (`searchAsync`, and `decideAsync` and the others of `answer`) read
+//! their arguments that way on JavaScript's thread, then rank on the core's own threads (`pool`),
+//! each job under `catch_unwind` too, so that a search never holds the host's event loop and
+//! every promise settles.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
@@ -25,6 +25,7 @@ use crate::input::catalog;
 use crate::limits::{CATALOG_TEXT, EVENTS_TEXT, PAYLOAD_TEXT, RESULT_TEXT, TOOL_NAME};
 use crate::{replay, Hit, Index, Params, Searcher};
 
+mod answer;
 mod args;
 mod calls;
 mod explanation;
@@ -159,7 +160,9 @@ impl ToolIndex {
     /// At most `limit` tools, best first: a tool named exactly by the trimmed query first, then by
     /// score, then by name in code-point order. In a hybrid index, places the matching tools
     /// leave are filled with the nearest others by meaning unless `options.fill` is `false`.
-    /// `limit` must be a whole number >= 0; the query at most 4,096 characters.
+    /// The query's forms are `tool_search`'s: `select:a,b` names tools, `+word` requires a word,
+    /// and a `discover:` query is ranked by the rest of its text. `limit` must be a whole number
+    /// >= 0; the query at most 4,096 characters.
     #[napi(catch_unwind, ts_args_type = "query: string, limit: number, options?: SearchOptions | undefined | null")]
     pub fn search(&self, query: Unknown<'_>, limit: f64, options: Option<Unknown<'_>>) -> Result<Vec<SearchHit>> {
         Ok(SearchCall::read(query, limit, options)?.run(&self.index))
@@ -200,9 +203,12 @@ impl ToolIndex {
 
     /// Why `name` ranks where it does for `query`: its rank and score, the query terms it
     /// matched with their weight and fields, and its projected text. Null for an unknown name.
+    /// The query is read as `tool_search` reads it (`form`: a `discover:` query's rest is ranked,
+    /// and with nothing after it, it throws `decideAsync`'s error).
     #[napi(catch_unwind, ts_args_type = "query: string, name: string")]
     pub fn explain(&self, query: Unknown<'_>, name: Unknown<'_>) -> Result<Option<Explanation>> {
         let query = args::query(query)?;
+        crate::check(&query).map_err(invalid)?;
         let name = args::text(name, TOOL_NAME)?;
         Ok(Searcher::new(&self.index).explain(&query, &name).map(Explanation::from))
     }

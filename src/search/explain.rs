@@ -10,9 +10,10 @@ use crate::index::{DocId, Tf};
 use crate::input::projection::FIELDS;
 
 use super::expansion::{distinct_terms, Match, QueryTerm};
+use super::query::{ranked_text, Form};
 use super::ranking::{Ranking, StagePart};
 use super::scores::contribution;
-use super::{Query, Searcher};
+use super::Searcher;
 
 /// Why one tool ranks where it does for one query.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,6 +23,8 @@ pub struct Explanation<'a> {
     pub rank: Option<usize>,
     /// The score its hit carries (0 when it does not match).
     pub score: f64,
+    /// What the query asks for (`discover:` ranks the rest of the query, as here).
+    pub form: Form,
     /// Whether the query is exactly its name (which ranks it first).
     pub exact: bool,
     /// Whether the query was read as several requests and their rankings fused; term
@@ -92,10 +95,7 @@ impl<'i> Searcher<'i> {
         let ranking = Ranking::new(index, query);
         let page = ranking.page(usize::MAX, &[], false);
         let position = page.iter().position(|&(_, ranked)| ranked == doc);
-        let text = match Query::parse(query) {
-            Query::Select(_) => query,
-            Query::Ranked { text, .. } => text,
-        };
+        let text = ranked_text(query);
         let mut analyzer = Analyzer::new();
         let mut words: Vec<String> = Vec::new();
         let terms = self
@@ -121,7 +121,8 @@ impl<'i> Searcher<'i> {
             name: tool.name(),
             rank: position.map(|p| p + 1),
             score: position.map_or(0.0, |p| page[p].0),
-            exact: query.trim() == name,
+            form: ranking.form(),
+            exact: ranking.is_exact(doc),
             fused: ranking.fused(),
             terms,
             missing: self.missing_terms(&mut analyzer, text, doc),
@@ -185,14 +186,10 @@ pub(crate) struct StrengthSignals<'r, 'i> {
 
 impl<'r, 'i> StrengthSignals<'r, 'i> {
     pub(crate) fn new(index: &'i crate::Index, ranking: &'r Ranking<'i>, query: &str) -> Self {
-        let text = match Query::parse(query) {
-            Query::Select(_) => query,
-            Query::Ranked { text, .. } => text,
-        };
         StrengthSignals {
             searcher: Searcher::new(index),
             ranking,
-            terms: distinct_terms(index, &mut Analyzer::new(), text, |_| {}),
+            terms: distinct_terms(index, &mut Analyzer::new(), ranked_text(query), |_| {}),
         }
     }
 
@@ -256,6 +253,19 @@ mod tests {
         assert!(miss.missing[0].idf.is_some());
         assert!(Searcher::new(&index).explain("weather", "no_such_tool").is_none());
         assert!(Searcher::new(&index).explain("send_mail", "send_mail").unwrap().exact);
+    }
+
+    #[test]
+    fn a_discover_query_is_explained_as_its_rest_is_ranked() {
+        let index = Index::from_catalog(CATALOG).unwrap();
+        let searcher = Searcher::new(&index);
+        let plain = searcher.explain("weather in the city", "get_weather").unwrap();
+        let shown = searcher.explain("Discover: weather in the city", "get_weather").unwrap();
+        assert_eq!((shown.form, plain.form), (Form::Discover, Form::Plain));
+        assert_eq!((shown.rank, shown.score, &shown.terms), (plain.rank, plain.score, &plain.terms));
+        assert!(searcher.explain("discover: send_mail", "send_mail").unwrap().exact, "the rest names it");
+        let named = searcher.explain("select:send_mail,calc_tax", "calc_tax").unwrap();
+        assert_eq!((named.form, named.rank), (Form::Select, Some(2)));
     }
 
     #[test]

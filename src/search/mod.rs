@@ -20,7 +20,7 @@ mod scores;
 
 pub use expansion::Match;
 pub use explain::{Explanation, MissingTerm, SemanticPart, TermMatch};
-pub use query::{requests, Query};
+pub use query::{discovered, ranked_text, requests, Form, Query};
 pub use ranking::{Stage, StagePart};
 
 use crate::analysis::Analyzer;
@@ -50,10 +50,10 @@ impl<'i> Searcher<'i> {
     }
 
     /// At most `limit` tools the query matches, best first. A tool whose name equals the trimmed
-    /// query comes first whatever its score, even when `exclude` lists it: a query that names a
-    /// tool always finds it. Everything else is ordered by score, then by name in code-point
-    /// order; `exclude` only removes names from that ranked part. See [`Query`] for `select:` and
-    /// `+word`, and [`ranking`] for the stages.
+    /// query (after any `discover:`) comes first whatever its score, even when `exclude` lists it:
+    /// a query that names a tool always finds it. Everything else is ordered by score, then by
+    /// name in code-point order; `exclude` only removes names from that ranked part. See `query`
+    /// for `discover:`, `select:` and `+word`, and [`ranking`] for the stages.
     pub fn search(&self, query: &str, limit: usize, exclude: &[&str]) -> Vec<Hit<'i>> {
         self.hits(Ranking::new(self.index, query).page(limit, exclude, false))
     }

@@ -1,14 +1,21 @@
-//! The forms a query can take.
+//! The forms a query can take, read here and nowhere else.
 //!
+//! - `discover:<query>` asks to see tools, not to load them: the rest of the query is read as
+//!   below (a `select:` list too), and what it finds is shown with its schema and loads nothing
+//!   (the decision is `answer`'s). It is read first, so a tool named `discover:...` is found by
+//!   `select:` rather than by its name.
 //! - `select:a,b` names tools outright: exactly those tools come back, in that order (unknown
 //!   names are skipped). It lets a model load tools it already knows by name in one call.
 //! - Any other text is ranked. A word written `+word` must appear in every result (all of its
 //!   terms, when it is an identifier such as `+getWeather`); a `+` word with no terms (a stop
 //!   word) requires nothing.
+//!
+//! Whatever the form, a tool named exactly by the text after any `discover:` comes first.
 
 use crate::analysis::{term_of, Analyzer, Piece};
 
 const SELECT: &str = "select:";
+const DISCOVER: &str = "discover:";
 
 #[derive(Debug, PartialEq)]
 pub enum Query<'a> {
@@ -17,11 +24,11 @@ pub enum Query<'a> {
 }
 
 impl<'a> Query<'a> {
+    /// The form of a query's ranked text (see [`ranked_text`]): a `select:` list or ranked words.
     pub fn parse(query: &'a str) -> Query<'a> {
-        let trimmed = query.trim();
-        if let Some(list) = trimmed.get(..SELECT.len()).filter(|p| p.eq_ignore_ascii_case(SELECT)) {
+        if let Some(list) = after_prefix(query.trim(), SELECT) {
             let mut names: Vec<&str> = Vec::new();
-            for name in trimmed[list.len()..].split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
                 if !names.contains(&name) {
                     names.push(name);
                 }
@@ -30,6 +37,57 @@ impl<'a> Query<'a> {
         }
         Query::Ranked { text: query, required: required_terms(query) }
     }
+
+    /// What this query asks for, `discover` when a `discover:` led it.
+    pub fn form(&self, discover: bool) -> Form {
+        match self {
+            _ if discover => Form::Discover,
+            Query::Select(_) => Form::Select,
+            Query::Ranked { required, .. } if !required.is_empty() => Form::Required,
+            Query::Ranked { .. } => Form::Plain,
+        }
+    }
+}
+
+/// What a query asks for, as answers and explanations name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// Ranked by its words.
+    Plain,
+    /// Ranked, with a `+word` every match holds.
+    Required,
+    /// `select:` names its tools.
+    Select,
+    /// `discover:` shows what the rest of the query finds, and loads nothing.
+    Discover,
+}
+
+impl Form {
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Plain => "plain",
+            Form::Required => "required",
+            Form::Select => "select",
+            Form::Discover => "discover",
+        }
+    }
+}
+
+/// What a `discover:` query shows tools for: the trimmed rest of a query that starts with it, in
+/// any case, after leading whitespace (empty when nothing follows); `None` for any other query.
+pub fn discovered(query: &str) -> Option<&str> {
+    after_prefix(query.trim(), DISCOVER).map(str::trim)
+}
+
+/// The text a query's tools are ranked or named by: a `discover:` query's rest, any other query
+/// whole.
+pub fn ranked_text(query: &str) -> &str {
+    discovered(query).unwrap_or(query)
+}
+
+/// The rest of `text` after `prefix`, when `text` starts with it in any ASCII case.
+fn after_prefix<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    text.get(..prefix.len()).filter(|head| head.eq_ignore_ascii_case(prefix)).map(|_| &text[prefix.len()..])
 }
 
 /// The separate requests of a compound query ("Book a flight to Boston. Also find a hotel
@@ -139,6 +197,23 @@ mod tests {
     #[test]
     fn select_must_lead_the_query() {
         assert!(matches!(Query::parse("please select:x"), Query::Ranked { .. }));
+    }
+
+    #[test]
+    fn discover_leads_the_query_and_its_rest_is_read_as_any_query() {
+        assert_eq!(discovered(" DISCOVER:  github issue "), Some("github issue"));
+        assert_eq!(discovered("discover:"), Some(""));
+        assert_eq!(discovered("please discover: x"), None);
+        assert_eq!(ranked_text("discover:select:a"), "select:a");
+        assert_eq!(ranked_text(" weather "), " weather ", "any other query is ranked as it was given");
+        let form = |query| {
+            let text = ranked_text(query);
+            Query::parse(text).form(discovered(query).is_some())
+        };
+        assert_eq!(form("discover:select:a"), Form::Discover);
+        assert_eq!(form("select:a"), Form::Select);
+        assert_eq!(form("weather +forecast"), Form::Required);
+        assert_eq!(form("weather +the"), Form::Plain, "a + word with no terms requires nothing");
     }
 
     #[test]

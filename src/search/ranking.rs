@@ -9,9 +9,10 @@
 //! 3. **name agreement** (a hybrid index): a rerank among the leaders that share the query's
 //!    object (`agreement`).
 //!
-//! Then the page: a tool named exactly by the query first, the matches by score and name, and in
-//! a filled search the places left to the nearest others by the same blend. `select:` names its
-//! tools and ranks nothing. Each stage has an off switch in [`crate::Params`], an explanation
+//! Then the page: a tool named exactly by the query first (the one exact-name rule: the page, the
+//! answer and `explain` read [`Ranking::is_exact`]), the matches by score and name, and in a
+//! filled search the places left to the nearest others by the same blend. `select:` names its
+//! tools and ranks nothing; `discover:` ranks the rest of its query (`query`). Each stage has an off switch in [`crate::Params`], an explanation
 //! node ([`StagePart`]) and a row in the ablation (`examples/ablation.rs`).
 
 use std::borrow::Cow;
@@ -23,7 +24,7 @@ use crate::index::{bm25, DocId, Index};
 
 use super::agreement::name_agreement;
 use super::hybrid::Blend;
-use super::query::{self, Query};
+use super::query::{self, Form, Query};
 use super::scores::Scores;
 use super::Searcher;
 
@@ -71,12 +72,13 @@ pub struct StagePart {
 /// A ranked query (see the module's documentation).
 pub(crate) struct Ranking<'i> {
     searcher: Searcher<'i>,
-    /// A tool named exactly by the trimmed query, which comes first whatever its score.
+    /// A tool named exactly by the query's trimmed text, which comes first whatever its score.
     exact: Option<DocId>,
     form: Form,
+    order: Order,
 }
 
-enum Form {
+enum Order {
     /// `select:`: the named tools, in the order named.
     Listed(Vec<DocId>),
     Scored(Box<Scored>),
@@ -99,17 +101,36 @@ struct Scored {
 impl<'i> Ranking<'i> {
     pub(crate) fn new(index: &'i Index, query: &str) -> Ranking<'i> {
         let searcher = Searcher::new(index);
-        let exact = index.doc_named(query.trim());
-        let form = match Query::parse(query) {
+        let discover = query::discovered(query);
+        let text = discover.unwrap_or(query);
+        let exact = index.doc_named(text.trim());
+        let parsed = Query::parse(text);
+        let form = parsed.form(discover.is_some());
+        let order = match parsed {
             // A tool literally named `select:...` is still an exact name.
             Query::Select(names) => {
                 let mut listed: Vec<DocId> = names.iter().filter_map(|name| index.doc_named(name)).collect();
                 listed.retain(|&doc| Some(doc) != exact);
-                Form::Listed(listed)
+                Order::Listed(listed)
             }
-            Query::Ranked { text, required } => Form::Scored(Box::new(Scored::new(&searcher, text, required))),
+            Query::Ranked { text, required } => Order::Scored(Box::new(Scored::new(&searcher, text, required))),
         };
-        Ranking { searcher, exact, form }
+        Ranking { searcher, exact, form, order }
+    }
+
+    /// What the query asks for.
+    pub(crate) fn form(&self) -> Form {
+        self.form
+    }
+
+    /// Whether the query names `doc` exactly, which puts it first whatever its score.
+    pub(crate) fn is_exact(&self, doc: DocId) -> bool {
+        self.exact == Some(doc)
+    }
+
+    /// Whether the query names its tools (`select:`, also after `discover:`) rather than ranking.
+    pub(crate) fn names_tools(&self) -> bool {
+        matches!(self.order, Order::Listed(_))
     }
 
     /// At most `limit` tools, best first, with their reported scores: the exact name, then the
@@ -119,11 +140,11 @@ impl<'i> Ranking<'i> {
         if limit == 0 {
             return Vec::new();
         }
-        let scored = match &self.form {
-            Form::Listed(listed) => {
+        let scored = match &self.order {
+            Order::Listed(listed) => {
                 return self.exact.iter().chain(listed).take(limit).map(|&doc| (0.0, doc)).collect();
             }
-            Form::Scored(scored) => scored,
+            Order::Scored(scored) => scored,
         };
         let searcher = &self.searcher;
         // By document: a candidate's name is never read again, however long it is.
@@ -145,15 +166,15 @@ impl<'i> Ranking<'i> {
     /// Whether the query ranks `doc` at all: the exact name, a listed tool, or a match.
     pub(crate) fn ranks(&self, doc: DocId) -> bool {
         Some(doc) == self.exact
-            || match &self.form {
-                Form::Listed(listed) => listed.contains(&doc),
-                Form::Scored(scored) => scored.scores().get(doc) > 0.0,
+            || match &self.order {
+                Order::Listed(listed) => listed.contains(&doc),
+                Order::Scored(scored) => scored.scores().get(doc) > 0.0,
             }
     }
 
     /// Whether the lexical stage fused a compound query's requests.
     pub(crate) fn fused(&self) -> bool {
-        matches!(&self.form, Form::Scored(scored) if scored.fused)
+        matches!(&self.order, Order::Scored(scored) if scored.fused)
     }
 
     /// A tool's similarity to the query by the word table, and by the transformer when it took
@@ -176,13 +197,13 @@ impl<'i> Ranking<'i> {
 
     /// The scored query and its semantic stage, when it has one.
     fn blended(&self) -> Option<(&Scored, &Blend)> {
-        let Form::Scored(scored) = &self.form else { return None };
+        let Order::Scored(scored) = &self.order else { return None };
         Some((scored, scored.blend.as_ref()?))
     }
 
     /// A matching tool's score split by stage; empty for a tool the query does not match.
     pub(crate) fn parts(&self, doc: DocId) -> Vec<StagePart> {
-        let Form::Scored(scored) = &self.form else { return Vec::new() };
+        let Order::Scored(scored) = &self.order else { return Vec::new() };
         if scored.scores().get(doc) <= 0.0 {
             return Vec::new();
         }

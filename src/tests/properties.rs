@@ -2,7 +2,7 @@
 //! against what must hold for every input (the unit tests check chosen examples). A failure
 //! prints the seed of the case, and `case(seed)` rebuilds it.
 
-use crate::{selection_from_events, Index, Query, Searcher, SEARCH_TOOL};
+use crate::{ranked_text, selection_from_events, Index, Query, Searcher, SEARCH_TOOL};
 
 /// SplitMix64: tiny, fast and good enough to pick test inputs; no dependency.
 struct Rng(u64);
@@ -257,8 +257,8 @@ fn a_limit_is_respected_and_a_smaller_limit_is_a_prefix_of_a_larger_one() {
         let limited = ranking(&index, &q, limit, &exclude);
         assert!(limited.len() <= limit, "seed {seed}");
         assert_eq!(limited[..], all[..limit.min(all.len())], "seed {seed}: {q:?} limit {limit}");
-        if matches!(Query::parse(&q), Query::Ranked { .. }) {
-            let exact = q.trim();
+        if matches!(Query::parse(ranked_text(&q)), Query::Ranked { .. }) {
+            let exact = ranked_text(&q).trim();
             assert!(all.iter().all(|(name, ..)| name == exact || !exclude.contains(&name.as_str())), "seed {seed}");
         }
     }

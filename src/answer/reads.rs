@@ -1,13 +1,12 @@
-//! Everything one `tool_search` answer reads from the core, from one ranking of its query: the
-//! matches, how strong each one is (the plugin loads nothing below its weak-match floor), and
-//! for an answer that loads nothing the next move: the filled page as candidates and the names
-//! spelled like the query. The plugin asks for it in one call off the JavaScript thread
-//! (`node::ToolIndex::answerAsync`), so the query is ranked, and embedded, once.
+//! The reads `answerAsync` gives, kept for callers of the native contract that decide for
+//! themselves: the matches, each one's strength and, when asked, the next move, from one ranking
+//! of the query. The plugin asks for the decision instead (`decide`); both read the same rules.
 
-use super::nearest::nearest;
-use super::strength::strength;
+use super::next_move::{self, NextMove};
+use super::reaches;
+use crate::hints::strength;
 use crate::index::Index;
-use crate::search::{Hit, Query, Ranking, Searcher, StrengthSignals};
+use crate::search::{Hit, Ranking, Searcher, StrengthSignals};
 
 /// One answer's reads (see the module's documentation).
 #[derive(Debug, Clone, PartialEq)]
@@ -20,20 +19,11 @@ pub struct Answer<'i> {
     pub next_move: Option<NextMove<'i>>,
 }
 
-/// What an answer that loads nothing offers instead.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NextMove<'i> {
-    /// The page filled by meaning, as `Searcher::search_filled` gives it.
-    pub candidates: Vec<Hit<'i>>,
-    /// Names spelled like the query, leaving out the exclusions and the candidates.
-    pub nearest: Vec<&'i str>,
-}
-
 /// What an answer asks for besides the query's matches.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NextMoveRule {
-    /// The next move is read when there is no hit, or the first hit's strength is below this;
-    /// never for a query that names its tools (`select:`).
+    /// The next move is read when there is no hit, or the first hit's strength does not reach
+    /// this; never for a query that names its tools (`select:`).
     pub weak_below: f64,
     /// Nearest names, at most.
     pub nearest: usize,
@@ -48,18 +38,15 @@ pub fn answer<'i>(
     exclude: &[&str],
     rule: Option<NextMoveRule>,
 ) -> Answer<'i> {
-    let searcher = Searcher::new(index);
     let ranking = Ranking::new(index, query);
     let page = ranking.page(limit, exclude, false);
     let signals = StrengthSignals::new(index, &ranking, query);
     let strengths = page.iter().map(|&(_, doc)| strength(index, signals.of(doc))).collect::<Vec<_>>();
-    let hits = searcher.hits(page);
-    let weak = |rule: &NextMoveRule| strengths.first().is_none_or(|&first| first < rule.weak_below);
-    let next_move = rule.filter(|rule| weak(rule) && !matches!(Query::parse(query), Query::Select(_))).map(|rule| {
-        let candidates = searcher.hits(ranking.page(limit, exclude, true));
-        let shown: Vec<&str> = exclude.iter().copied().chain(candidates.iter().map(|hit| hit.name)).collect();
-        let nearest = nearest(query, index.names(), &shown, rule.nearest);
-        NextMove { candidates, nearest }
+    let hits = Searcher::new(index).hits(page);
+    let weak = |rule: &NextMoveRule| strengths.first().is_none_or(|&first| !reaches(first, rule.weak_below));
+    let next_move = rule.filter(|rule| weak(rule) && !ranking.names_tools()).map(|rule| {
+        let (candidates, nearest) = next_move::offers(index, &ranking, query, limit, exclude, rule.nearest);
+        NextMove { matched: !hits.is_empty(), candidates, nearest }
     });
     Answer { hits, strengths, next_move }
 }
@@ -67,16 +54,8 @@ pub fn answer<'i>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::match_strength;
-
-    const CATALOG: &str = r#"[
-        {"name": "get_weather", "description": "Weather forecast for a city."},
-        {"name": "get_stock", "description": "Price of a stock."},
-        {"name": "get_news", "description": "Latest news."},
-        {"name": "get_time", "description": "The time now."},
-        {"name": "send_mail", "description": "Send an email."},
-        {"name": "weather_alerts", "description": "Severe weather alerts."}
-    ]"#;
+    use crate::answer::tests::CATALOG;
+    use crate::{match_strength, nearest};
 
     const RULE: NextMoveRule = NextMoveRule { weak_below: 0.6, nearest: 5 };
 
