@@ -6,28 +6,30 @@
 //   node bench/calibrate-cut.mjs [--json]
 //
 // On the dev part of every eval source (lib/eval-sets.mjs, the sources the weak-match floor is
-// calibrated on), each request is searched as the plugin searches it (one `answerAsync`, the
-// default limit of 5) and, for each share in steps of 0.05, split as the plugin splits it
-// (searchLoads in plugin/search/answer.ts: the weak-match floor, then the leaders); it counts the
-// tools a search loads, the share of them that are relevant, and the relevant tools loaded. The chosen
-// share is the highest at which no source loads fewer than 99% of the relevant tools it loads
-// with no cut.
+// calibrated on), each request is searched as the plugin searches it, at the default limit of 5,
+// once for each share in steps of 0.05: the core decides what loads (`decideAsync`: the
+// weak-match floor, then the leaders), with the plugin's floor; the query's vector is kept
+// between the shares, so each is ranked as the first was. It counts the tools a search loads, the
+// share of them that are relevant, and the relevant tools loaded. The chosen share is the highest
+// at which no source loads fewer than 99% of the relevant tools it loads with no cut.
 import { parseArgs } from 'node:util'
 import { ToolIndex } from '../index.js'
 import { built, queryOf } from './lib/built.mjs'
 import { evalSources } from './lib/eval-sets.mjs'
 
 const { values: options } = parseArgs({ options: { json: { type: 'boolean', default: false } } })
-const { searchLoads } = await built('search/answer.js')
+const { WEAK_MATCH_FLOOR } = await built('search/answer.js')
 const { LEADER_SHARE } = await built('search/leaders.js')
 
 const LIMIT = 5
 const STEP = 0.05
 const MAX_LOST = 0.01
 
+const shares = Array.from({ length: Math.round(1 / STEP) }, (_, i) => Math.round(i * STEP * 100) / 100)
+
 /**
- * Each dev request's answer, as the plugin gets it.
- * @type {{id: string, searches: {query: string, answer: import('../index.js').SearchAnswer, relevant: Set<string>}[]}[]}
+ * Each dev request's loaded tools at every share, as the plugin's search decides them.
+ * @type {{id: string, searches: {loads: Map<number, string[]>, relevant: Set<string>}[]}[]}
  */
 const sources = []
 for (const source of evalSources()) {
@@ -36,7 +38,12 @@ for (const source of evalSources()) {
   const searches = []
   for (const request of source.requests.filter((request) => request.part === 'dev')) {
     const query = queryOf(request.query)
-    searches.push({ query, answer: await index.answerAsync(query, LIMIT), relevant: new Set(request.relevant) })
+    const loads = new Map()
+    for (const share of shares) {
+      const { loaded } = await index.decideAsync(query, LIMIT, { floor: WEAK_MATCH_FLOOR, leaderShare: share })
+      loads.set(share, loaded.map((hit) => hit.name))
+    }
+    searches.push({ loads, relevant: new Set(request.relevant) })
   }
   if (searches.length > 0) sources.push({ id: source.id, searches })
 }
@@ -45,15 +52,14 @@ for (const source of evalSources()) {
 function loadedAt(/** @type {typeof sources[number]['searches']} */ searches, /** @type {number} */ share) {
   let loaded = 0
   let relevant = 0
-  for (const { query, answer, relevant: wanted } of searches) {
-    const kept = searchLoads(query, answer, share).loaded
+  for (const { loads, relevant: wanted } of searches) {
+    const kept = loads.get(share) ?? []
     loaded += kept.length
-    relevant += kept.filter((/** @type {{name: string}} */ hit) => wanted.has(hit.name)).length
+    relevant += kept.filter((name) => wanted.has(name)).length
   }
   return { perSearch: loaded / searches.length, relevantShare: loaded === 0 ? 0 : relevant / loaded, relevantLoaded: relevant }
 }
 
-const shares = Array.from({ length: Math.round(1 / STEP) }, (_, i) => Math.round(i * STEP * 100) / 100)
 const table = sources.map(({ id, searches }) => ({ id, at: new Map(shares.map((share) => [share, loadedAt(searches, share)])) }))
 const lost = (/** @type {typeof table[number]} */ row, /** @type {number} */ share) => {
   const all = row.at.get(0)?.relevantLoaded ?? 0

@@ -10,8 +10,9 @@
 // them that are relevant. A source's dev part is what ranking choices may be tuned on; its held part
 // (a fixed 30% of requests, by a hash of the id) and the sources kept whole (BFCL live, AgentDojo)
 // never are.
-// `--json` prints the figures as JSON only. It reads the rule from the built plugin (dist/; `pnpm
-// benchmark` builds it, `pnpm run build:plugin` does).
+// `--json` prints the figures as JSON only. The core decides what loads; it reads the parameters
+// (the floor, the leader share) from the built plugin (dist/; `pnpm benchmark` builds it, `pnpm
+// run build:plugin` does).
 import { fileURLToPath } from 'node:url'
 import { ToolIndex } from '../index.js'
 import { built, queryOf } from './lib/built.mjs'
@@ -24,8 +25,10 @@ import { evalLines } from './report/eval-report.mjs'
  * @typedef {import('./lib/eval-figures.mjs').RankingFigures} RankingFigures
  */
 
-const { searchLoads } = await built('search/answer.js')
+const { searchRules } = await built('search/answer.js')
 const { SETTINGS } = await built('contract.js')
+/** The parameters of a search under stable loading: the floor, then the leader cut. */
+const RULES = searchRules(true)
 
 /**
  * An index of a catalog for a ranking, built once for consecutive sets that share one catalog
@@ -47,15 +50,13 @@ async function indexOf(catalog, ranking) {
 }
 
 /**
- * What `tool_search` loads for a request at the default limit, as the plugin decides it, and how
- * much of it is relevant.
+ * What `tool_search` loads for a request at the default limit, as the core decides it with the
+ * plugin's floor and leader cut, and how much of it is relevant.
  * @param {ToolIndex} index @param {string} text @param {string[]} relevant
  */
 async function pluginLoads(index, text, relevant) {
   const query = queryOf(text)
-  const answer = await index.answerAsync(query, SETTINGS.defaultLimit.default)
-  /** @type {{name: string}[]} */
-  const loaded = searchLoads(query, answer).loaded
+  const { loaded } = await index.decideAsync(query, SETTINGS.defaultLimit.default, RULES)
   return { loaded: loaded.length, relevantLoaded: loaded.filter((hit) => relevant.includes(hit.name)).length }
 }
 

@@ -3,8 +3,8 @@
 // For every request of every eval set (lib/eval-sets.mjs), the request is the query, as the
 // plugin reads a user's message, and for N = 1..10 (the `prefetch` setting):
 // - Hit@N: the share of requests for which a relevant tool is among the tools prefetch loads,
-//   with the plugin's own rule (the top N, each as strong as WEAK_MATCH_FLOOR; strongHits in
-//   plugin/search/answer.ts);
+//   with the plugin's own rule (the top N, each as strong as WEAK_MATCH_FLOOR, as the core decides
+//   it for a prefetch: `strongHitsAsync`);
 // - top-N Hit: the same for the plain top N, without that rule;
 // - loaded: tools loaded per request, and their schemas' o200k tokens (the definitions every
 //   later request of the turn carries);
@@ -22,19 +22,23 @@ import { built, queryOf } from './lib/built.mjs'
 import { evalSources } from './lib/eval-sets.mjs'
 
 const { values: options } = parseArgs({ options: { sources: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } })
-const { strongHits } = await built('search/answer.js')
+const { WEAK_MATCH_FLOOR } = await built('search/answer.js')
 
 const SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 const LARGEST = 10
 
 /** @typedef {{hit: number, topHit: number, loaded: number, tokens: number}} Cell */
 
-/** The names prefetch loads for each size, for one request against one index (as the plugin asks: one `answerAsync`). */
+/**
+ * The names prefetch loads for each size, for one request against one index: the strong hits of
+ * the largest, as the plugin asks for them (one `strongHitsAsync`), among the top N matches. A
+ * hit's strength does not depend on the limit, so the strong hits of N are those of the largest
+ * within the top N.
+ */
 async function loads(/** @type {ToolIndex} */ index, /** @type {string} */ text) {
   const query = queryOf(text)
-  const answer = await index.answerAsync(query, LARGEST)
-  const top = answer.hits
-  const strong = new Set(strongHits(query, answer).map((/** @type {{name: string}} */ hit) => hit.name))
+  const top = index.search(query, LARGEST, { fill: false })
+  const strong = new Set((await index.strongHitsAsync(query, LARGEST, { floor: WEAK_MATCH_FLOOR })).map((hit) => hit.name))
   return SIZES.map((size) => ({ ranked: top.slice(0, size).map((hit) => hit.name), loaded: top.slice(0, size).map((hit) => hit.name).filter((name) => strong.has(name)) }))
 }
 
