@@ -69,7 +69,7 @@ describe('help and version', () => {
       const run = cli(args)
       expect(run.code).toBe(0)
       expect(run.stdout).toMatch(/^Usage: dsh-tool-search <command> \[options\]\n/)
-      expect(run.stdout).toMatch(/\n {2}search {3}rank the catalog's tools for a query\n {2}explain {2}.*\n {2}lint {5}/)
+      expect(run.stdout).toMatch(/\n {2}search {3}rank the catalog's tools for a query, and say what tool_search loads\n {2}explain {2}.*\n {2}lint {5}/)
     }
   })
 

@@ -7,6 +7,7 @@ interface ExplainJson extends Explanation {
   ranking: 'lexical' | 'hybrid'
   matches: number
   above: { name: string; score: number }[]
+  toolSearch: { loading: string; limit: number; role: string }
 }
 
 const WEATHER = fixture('weather.json')
@@ -16,7 +17,8 @@ describe('explain', () => {
     // Lexically, the score is the sum of the terms' contributions.
     const { code, json } = cliJson<ExplainJson>(['explain', 'weather forecast for Paris', 'get_forecast', '-c', WEATHER, '--ranking', 'lexical'])
     expect(code).toBe(0)
-    expect(json).toMatchObject({ query: 'weather forecast for Paris', ranking: 'lexical', name: 'get_forecast', rank: 1, exact: false, fused: false, semantic: null, matches: 1, above: [] })
+    expect(json).toMatchObject({ query: 'weather forecast for Paris', ranking: 'lexical', name: 'get_forecast', rank: 1, form: 'plain', exact: false, fused: false, semantic: null, matches: 1, above: [] })
+    expect(json.toolSearch).toEqual({ loading: 'stable', limit: 5, role: 'loaded' })
     const weather = json.terms.find(term => term.term === 'weather')
     expect(weather).toMatchObject({ queryWord: 'weather', kind: 'word', fields: { name: 0, description: 2, parameter: 0, schema: 0 } })
     expect(weather!.idf).toBeGreaterThan(0)
@@ -71,8 +73,26 @@ describe('explain', () => {
     expect(miss.stdout).toMatch(/^get_forecast does not match "convert money": none of its indexed terms is a term of the query\./)
     expect(cliJson<ExplainJson>(['explain', 'convert money', 'get_forecast', '-c', WEATHER, '--ranking', 'lexical']).json).toMatchObject({ rank: null, score: 0, terms: [] })
     const exact = cli(['explain', 'create_issue', 'create_issue', '-c', WEATHER, '--ranking', 'lexical'])
-    // The headline wraps at the output width.
-    expect(exact.stdout.split('\n\n')[0]?.replace(/\n/g, ' ')).toMatch(/^create_issue ranks 1st .* \(the query is its exact name, which always ranks first\)$/)
+    // The headline wraps at the output width; what tool_search does follows it.
+    expect(exact.stdout.split('\n\n')[0]?.replace(/\n/g, ' ')).toMatch(/^create_issue ranks 1st .* \(the query is its exact name, which always ranks first\) tool_search \(loading: stable\) loads it/)
+  })
+
+  it('reads the query as tool_search does, and says what tool_search does with the tool', () => {
+    const loaded = cli(['explain', 'open an issue in the project', 'create_issue', '-c', WEATHER, '--ranking', 'lexical']).stdout.split('\n')
+    expect(loaded[1]).toBe('tool_search (loading: stable) loads it, at its default limit of 5.')
+    const shown = cliJson<ExplainJson>(['explain', 'discover: will it rain', 'get_forecast', '-c', WEATHER]).json
+    const ranked = cliJson<ExplainJson>(['explain', 'will it rain', 'get_forecast', '-c', WEATHER]).json
+    expect(shown).toMatchObject({ form: 'discover', rank: ranked.rank, score: ranked.score, toolSearch: { role: 'shown' } })
+    expect(cliJson<ExplainJson>(['explain', 'mcp__github__get_issue', 'mcp__github__list_issues', '--loading', 'native']).json.toolSearch)
+      .toEqual({ loading: 'native', limit: 5, role: 'shown' })
+    expect(cliJson<ExplainJson>(['explain', 'zebra', 'get_forecast', '-c', WEATHER]).json.toolSearch.role).toBe('candidate')
+    expect(cliJson<ExplainJson>(['explain', 'wether forcast', 'get_forecast', '-c', WEATHER, '--ranking', 'lexical']).json.toolSearch.role).toBe('nearest')
+    const named = cli(['explain', 'select:create_issue,get_forecast', 'get_forecast', '-c', WEATHER]).stdout.split('\n')
+    expect(named.slice(0, 2)).toEqual(['get_forecast is named 2nd of 2 tools "select:create_issue,get_forecast" names.', 'tool_search (loading: stable) loads it, at its default limit of 5.'])
+    const other = cli(['explain', 'select:create_issue', 'get_forecast', '-c', WEATHER]).stdout.split('\n')
+    expect(other.slice(0, 2)).toEqual(['get_forecast is not among the tools "select:create_issue" names.', 'tool_search (loading: stable) does not return it, at its default limit of 5.'])
+    const empty = cli(['explain', 'discover:', 'get_forecast', '-c', WEATHER])
+    expect([empty.code, empty.stderr]).toEqual([2, 'dsh-tool-search: tool_search: discover: needs a query after it, for example "discover:github issue" (see: dsh-tool-search explain --help)\n'])
   })
 
   it('marks a query of several requests as fused', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { NextMove } from '../../index.js'
 import { cli, cliJson, fixture } from './cli.ts'
 
 interface SearchJson {
@@ -8,6 +9,10 @@ interface SearchJson {
   catalog: string
   matches: number
   tools: { name: string; description: string; score: number }[]
+  form: string
+  loaded: string[]
+  shown: string[]
+  nextMove: NextMove | null
 }
 
 const WEATHER = fixture('weather.json')
@@ -36,10 +41,13 @@ describe('search', () => {
     expect(lines[4]).toMatch(/^1\s+\d+\.\d{3}\s+get_forecast\s+Get the weather forecast/)
   })
 
-  it('prints {query, catalog, matches, tools} as JSON, at most --limit tools', () => {
+  it('prints {query, catalog, matches, tools} and tool_search\'s decision as JSON, at most --limit tools', () => {
     const { code, json } = cliJson<SearchJson>(['search', 'money issue room weather', '-c', WEATHER, '--limit', '2'])
     expect(code).toBe(0)
-    expect(json).toEqual({ query: 'money issue room weather', catalog: WEATHER, ranking: 'hybrid', matches: 4, tools: expect.any(Array) })
+    expect(json).toEqual({
+      query: 'money issue room weather', catalog: WEATHER, ranking: 'hybrid', loading: 'stable', form: 'plain', matches: 4, tools: expect.any(Array),
+      loaded: ['get_forecast', 'create_issue'], shown: [], nextMove: null,
+    })
     expect(json.tools).toHaveLength(2)
     for (const tool of json.tools) expect(Object.keys(tool).sort()).toEqual(['description', 'name', 'score'])
     expect(json.tools[0]!.score).toBeGreaterThanOrEqual(json.tools[1]!.score)
@@ -79,16 +87,38 @@ describe('search', () => {
     expect((JSON.parse(merged.stdout) as SearchJson).tools[0]?.name).toBe('deep_tool')
   })
 
-  it('says so when nothing matches, and exits 0', () => {
+  it('says so when nothing matches, with tool_search\'s next move, and exits 0', () => {
     const run = cli(['search', 'zebra', '-c', WEATHER])
     expect(run.code).toBe(0)
-    expect(run.stdout).toBe(`0 matching tools for "zebra"\nin ${WEATHER} (4 tools), ranked by words and meaning\n`)
+    expect(run.stdout).toBe(`0 matching tools for "zebra"\nin ${WEATHER} (4 tools), ranked by words and meaning\n\n`
+      + 'tool_search loads nothing: no tool matches. Candidates it offers: get_forecast, book_meeting_room,\nconvert_currency, create_issue.\n')
+    const misspelled = cliJson<SearchJson>(['search', 'wether forcast', '-c', WEATHER, '--ranking', 'lexical']).json
+    expect(misspelled.nextMove).toEqual({ matched: false, candidates: [], nearest: ['get_forecast'] })
+  })
+
+  it('says what tool_search loads and shows, under the loading asked for, leaving out --exclude', () => {
+    const exact = cli(['search', 'mcp__github__get_issue', '-x', 'mcp__github__list_issues'])
+    expect(exact.stdout).not.toContain('mcp__github__list_issues')
+    expect(exact.stdout.replace(/\n/g, ' ')).toMatch(/tool_search \(loading: stable\) loads mcp__github__get_issue; it shows the other 4 tools as candidates, not loaded\.\s*$/)
+    const json = cliJson<SearchJson>(['search', 'mcp__github__get_issue', '--exclude', 'mcp__github__get_issue', '--json']).json
+    expect(json.loaded).toEqual(['mcp__github__get_issue'])
+    expect(json.tools.map(tool => tool.name)).toEqual([...json.loaded, ...json.shown])
+    expect(cli(['search', 'merge a pull request', '--loading', 'native']).stdout).toMatch(/tool_search \(loading: native\) loads all 5\.\n$/)
+    const bad = cli(['search', 'x', '--loading', 'eager'])
+    expect([bad.code, bad.stderr]).toEqual([2, 'dsh-tool-search: --loading must be native or stable, got \'eager\' (see: dsh-tool-search search --help)\n'])
   })
 
   it('takes the query forms tool_search takes', () => {
     const select = cliJson<SearchJson>(['search', 'select:create_issue,get_forecast', '-c', WEATHER]).json
     expect(select.tools.map(tool => tool.name)).toEqual(['create_issue', 'get_forecast'])
+    expect([select.form, select.loaded]).toEqual(['select', ['create_issue', 'get_forecast']])
     const required = cliJson<SearchJson>(['search', 'weather money +currency', '-c', WEATHER]).json
     expect(required.tools.map(tool => tool.name)).toEqual(['convert_currency'])
+    expect(required.form).toBe('required')
+    const shown = cliJson<SearchJson>(['search', 'discover: will it rain', '-c', WEATHER]).json
+    expect(shown).toMatchObject({ form: 'discover', loaded: [], shown: ['get_forecast'], tools: [{ name: 'get_forecast' }] })
+    expect(cli(['search', 'discover: will it rain', '-c', WEATHER]).stdout).toContain('tool_search shows them with their parameter schemas and loads nothing (discover:).')
+    const empty = cli(['search', 'discover:', '-c', WEATHER])
+    expect([empty.code, empty.stderr]).toEqual([2, 'dsh-tool-search: tool_search: discover: needs a query after it, for example "discover:github issue" (see: dsh-tool-search search --help)\n'])
   })
 })

@@ -27,10 +27,33 @@ export const RANKING_HELP = `      --ranking MODE     ${SETTINGS.ranking.choices
  * @returns {import('../../dist/contract.js').ChoiceOf<'ranking'>}
  */
 export function ranking(command, text) {
-  if (text === undefined) return SETTINGS.ranking.default
-  const choices = /** @type {readonly string[]} */ (SETTINGS.ranking.choices)
-  if (!choices.includes(text)) throw usage(command, `--ranking must be ${choices.join(' or ')}, got '${text}'`)
-  return /** @type {import('../../dist/contract.js').ChoiceOf<'ranking'>} */ (text)
+  return choice(command, 'ranking', text)
+}
+
+/**
+ * The `--loading` choice, checked against the setting's choices.
+ * @param {string} command
+ * @param {string | undefined} text
+ * @returns {import('../../dist/contract.js').ChoiceOf<'loading'>}
+ */
+export function loading(command, text) {
+  return choice(command, 'loading', text)
+}
+
+/**
+ * The value of an option named for a choice setting: its default when not given.
+ * @template {'ranking' | 'loading'} K
+ * @param {string} command
+ * @param {K} key
+ * @param {string | undefined} text
+ * @returns {import('../../dist/contract.js').ChoiceOf<K>}
+ */
+function choice(command, key, text) {
+  const setting = SETTINGS[key]
+  if (text === undefined) return /** @type {import('../../dist/contract.js').ChoiceOf<K>} */ (setting.default)
+  const choices = /** @type {readonly string[]} */ (setting.choices)
+  if (!choices.includes(text)) throw usage(command, `--${key} must be ${choices.join(' or ')}, got '${text}'`)
+  return /** @type {import('../../dist/contract.js').ChoiceOf<K>} */ (text)
 }
 
 export const COMMON_OPTIONS = /** @type {const} */ ({

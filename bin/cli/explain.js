@@ -1,7 +1,12 @@
-// `explain`: why one tool ranks where it does for a query.
-import { CATALOG_OPTIONS, COMMON_OPTIONS, RANKING_HELP, query as checkQuery, ranking as rankingChoice, usage } from './args.js'
+// `explain`: why one tool ranks where it does for a query, and what tool_search does with it.
+import { SETTINGS } from '../../dist/contract.js'
+import { CATALOG_OPTIONS, COMMON_OPTIONS, RANKING_HELP, query as checkQuery, loading as loadingChoice, ranking as rankingChoice, usage } from './args.js'
 import { loadCatalog } from './catalog.js'
+import { decision, refusal } from './decision.js'
 import { count, ordinal, score, table, wrap, WIDTH } from './format.js'
+
+/** tool_search's own default when the model passes no limit. */
+const DEFAULT_LIMIT = SETTINGS.defaultLimit.default
 
 /** Tools ranked above the explained one that the text output names. */
 const SHOWN_ABOVE = 5
@@ -9,7 +14,7 @@ const SHOWN_ABOVE = 5
 export const name = 'explain'
 export const summary = 'show why a tool ranks where it does for a query'
 /** @type {import('./args.js').OptionSpec} */
-export const options = { ...CATALOG_OPTIONS, ...COMMON_OPTIONS }
+export const options = { ...CATALOG_OPTIONS, ...COMMON_OPTIONS, loading: { type: 'string' } }
 export const help = `Usage: dsh-tool-search explain "<query>" <tool> [options]
 
 Shows where <tool> ranks for the query and why: its score and each ranking stage's part of it
@@ -17,18 +22,24 @@ Shows where <tool> ranks for the query and why: its score and each ranking stage
 rerank); each query term it matched with the term's
 weight (idf), its share of the lexical score and where in the tool it was found (name,
 description, parameter names, schema text); the query terms it lacks (words its definition
-could add); the tools ranked above it; and the text the tool is indexed under.
+could add); the tools ranked above it; the text the tool is indexed under; and what
+tool_search, at its default limit of ${DEFAULT_LIMIT}, does with it (loads it, shows it, offers it
+when nothing fits, or leaves it out). The query is read as tool_search reads it: a discover:
+query's rest is ranked, select: names its tools.
 
 Options:
   -c, --catalog FILE     tools to rank (repeatable; - reads standard input); default: the
                          embedded DSH and GitHub MCP catalog (see: dsh-tool-search search --help)
       --mcp-server NAME  the catalog is an MCP server's tools/list, named as DSH names it
 ${RANKING_HELP}
-      --json             print the core's explanation: {query, ranking, name, rank, score, exact,
-                         fused, semantic: {similarity, contextual, part} | null,
+      --loading MODE     ${SETTINGS.loading.choices.join(' or ')}, as the plugin's loading setting (default ${SETTINGS.loading.default})
+      --json             print the core's explanation: {query, ranking, name, rank, score, form,
+                         exact, fused, semantic: {similarity, contextual, part} | null,
                          stages: [{stage, part, signal, parts}],
                          terms: [{term, queryWord, kind, idf, contribution, fields}],
-                         missing: [{term, queryWord, idf}], text, matches, above}
+                         missing: [{term, queryWord, idf}], text, matches, above,
+                         toolSearch: {loading, limit, role}}; role is loaded, shown,
+                         candidate, nearest or absent
   -h, --help             show this help`
 
 /**
@@ -41,18 +52,28 @@ export async function run({ values, positionals }) {
   const tool = positionals[1] ?? ''
   const catalog = await loadCatalog({ files: /** @type {string[] | undefined} */ (values['catalog']), mcpServer: /** @type {string | undefined} */ (values['mcp-server']), ranking: rankingChoice(name, /** @type {string | undefined} */ (values['ranking'])) })
   const { index } = catalog
-  const explained = index.explain(query, tool)
+  const explained = (() => {
+    try {
+      return index.explain(query, tool)
+    } catch (error) {
+      throw refusal(name, error)
+    }
+  })()
   if (!explained) {
     const near = index.search(tool, 3, { fill: false }).map(hit => hit.name)
     throw usage(name, `no tool named '${tool}' in ${catalog.label}${near.length ? `; did you mean ${near.join(', ')}?` : ''}`)
   }
   const ranking = index.search(query, index.size, { fill: false })
   const above = ranking.slice(0, (explained.rank ?? 1) - 1).map(({ name, score }) => ({ name, score }))
+  const loading = loadingChoice(name, /** @type {string | undefined} */ (values['loading']))
+  const role = roleOf(tool, await decision(name, index, query, { limit: DEFAULT_LIMIT, loading }))
   if (values['json']) {
-    return { stdout: JSON.stringify({ query, ranking: index.ranking, ...explained, matches: ranking.length, above }, null, 2), code: 0 }
+    const toolSearch = { loading, limit: DEFAULT_LIMIT, role }
+    return { stdout: JSON.stringify({ query, ranking: index.ranking, ...explained, matches: ranking.length, above, toolSearch }, null, 2), code: 0 }
   }
 
   const lines = wrap(headline(explained, query, ranking.length), WIDTH)
+  lines.push(...wrap(`tool_search (loading: ${loading}) ${ROLES[role]}.`, WIDTH))
   if (index.ranking === 'lexical') lines.push('', ...wrap('Ranked by words alone (the semantic model is not in use).', WIDTH))
   if (explained.stages.length > 0) {
     lines.push('', 'Its score by ranking stage:', ...table(stageRows(explained.stages, explained.fused), { right: [1] }).map(line => `  ${line}`))
@@ -75,6 +96,35 @@ export async function run({ values, positionals }) {
   }
   lines.push('', 'Indexed text:', ...wrap(explained.text, WIDTH, '  '))
   return { stdout: lines.join('\n'), code: 0 }
+}
+
+/** @typedef {'loaded' | 'shown' | 'candidate' | 'nearest' | 'absent'} Role */
+
+/**
+ * What tool_search does with the explained tool, by its role.
+ * @type {Record<Role, string>}
+ */
+const ROLES = {
+  loaded: `loads it, at its default limit of ${DEFAULT_LIMIT}`,
+  shown: `shows it and does not load it, at its default limit of ${DEFAULT_LIMIT}`,
+  candidate: 'loads nothing for this query, and offers it as a candidate',
+  nearest: 'loads nothing for this query, and offers its name as spelled like the query',
+  absent: `does not return it, at its default limit of ${DEFAULT_LIMIT}`,
+}
+
+/**
+ * The explained tool's part in tool_search's decision.
+ * @param {string} tool
+ * @param {import('../../index.js').SearchDecision} decision
+ * @returns {Role}
+ */
+function roleOf(tool, { loaded, shown, nextMove }) {
+  const holds = (/** @type {{name: string}[]} */ hits) => hits.some(hit => hit.name === tool)
+  if (holds(loaded)) return 'loaded'
+  if (holds(shown)) return 'shown'
+  if (nextMove !== undefined && holds(nextMove.candidates)) return 'candidate'
+  if (nextMove?.nearest.includes(tool)) return 'nearest'
+  return 'absent'
 }
 
 /** What each stage's signal is, as the table names it. */
@@ -100,7 +150,10 @@ function stageRows(stages, fused, indent = '') {
  * @param {string} query
  * @param {number} matches
  */
-function headline({ name, rank, score: total, exact, terms }, query, matches) {
+function headline({ name, rank, score: total, exact, terms, form }, query, matches) {
+  if (form === 'select') {
+    return rank === null ? `${name} is not among the tools "${query}" names.` : `${name} is named ${ordinal(rank)} of ${count(matches, 'tool')} "${query}" names.`
+  }
   if (rank === null) {
     const why = terms.length > 0 ? 'it lacks a word the query requires (+word)' : 'none of its indexed terms is a term of the query'
     return `${name} does not match "${query}": ${why}.`
