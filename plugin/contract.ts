@@ -99,12 +99,19 @@ export const DESELECT_FIELD = 'deselect'
 
 /** A model-direct call: `{callId, name, arguments}`. */
 export const TOOL_CALL_EVENT = 'tool/call'
-/** A model-direct call's result: `{message: {content: [{type: 'tool-result', toolCallId, content}]}}`. */
+/**
+ * A model-direct call's result: `{message: {content: [{type: 'tool-result', toolCallId, isError?, content}]}}`
+ * up to session format v3, `{message: {role: 'tool', toolCallId, isError?, content}}` from v4 (DSH 0.1.7).
+ */
 export const TOOL_RESULT_EVENT = 'tool/result'
-/** A call made inside Code Mode's `run_code`, and a selection record, up to session format v2. */
+/** A call made inside Code Mode's `run_code`, and a selection record, settled, up to session format v2. */
 export const CODE_DISPATCH_EVENT = 'tool/code-dispatch'
-/** The same from session format v3 (DSH 0.1.5), which renamed Code Mode PTC. */
+/** Its start, which every settle must follow (the v3 and v4 readers refuse a settle without one). */
+export const CODE_DISPATCH_START_EVENT = 'tool/code-dispatch-start'
+/** The settle from session format v3 (DSH 0.1.5), which renamed Code Mode PTC. */
 export const PTC_DISPATCH_EVENT = 'tool/ptc-dispatch'
+/** Its start from session format v3. */
+export const PTC_DISPATCH_START_EVENT = 'tool/ptc-dispatch-start'
 /** The session events replay reads; the rest never cross to the core. */
 export const REPLAYED_EVENTS: readonly string[] = [TOOL_CALL_EVENT, TOOL_RESULT_EVENT, CODE_DISPATCH_EVENT, PTC_DISPATCH_EVENT]
 

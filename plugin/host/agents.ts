@@ -12,6 +12,7 @@ import { TOOL_SEARCH_NAME } from '../contract.ts'
 import { AgentState } from '../selection/agent-state.ts'
 import { evictLeastRecentlyUsed, recallDropped } from '../selection/eviction.ts'
 import { replaySelection, resultSelection } from '../selection/result.ts'
+import { sessionEvents } from './dsh/session-log.ts'
 import { message } from './report.ts'
 
 /** What the listeners hand back to the runtime. */
@@ -192,7 +193,7 @@ export class AttachedAgents {
 
   private replay(agent: Agent): AgentState {
     try {
-      return new AgentState(replaySelection(agent.session.events))
+      return new AgentState(replaySelection(sessionEvents(agent.session)))
     } catch (error) {
       this.ctx.logger.warn(`dsh-tool-search: could not replay the selection of ${agent.id}; starting empty: ${message(error)}`)
       return new AgentState({ selected: [], prefetched: [], dropped: [] })

@@ -18,6 +18,7 @@
 import type { Session } from '@deepseek-ai/dsh-session'
 import type { AgentState } from './agent-state.ts'
 import { DESELECT_FIELD, EVICT_RECORD, PAYLOAD_SCHEMA_VERSION, RECALL_RECORD, compareNames } from '../contract.ts'
+import { sessionEvents } from '../host/dsh/session-log.ts'
 import { recordSelection } from './record.ts'
 import { replaySelection } from './result.ts'
 
@@ -36,12 +37,12 @@ function leastRecentlyUsed(selected: ReadonlySet<string>, lastUsed: readonly str
 /**
  * Drop the least recently used tools beyond `max` from an Agent's selection, and record it.
  * Called as a turn starts, so the session has an open turn.
- * @param key - unique in the session: the id of the message that starts the turn.
+ * @param key - the id of the message that starts the turn.
  * @returns the dropped names (none when `max` is 0 or the selection fits).
  */
 export function evictLeastRecentlyUsed(session: Session, state: AgentState, max: number, key: string): string[] {
   if (max === 0 || state.selected.size <= max) return []
-  const dropped = leastRecentlyUsed(state.selected, replaySelection(session.events).lastUsed, state.selected.size - max)
+  const dropped = leastRecentlyUsed(state.selected, replaySelection(sessionEvents(session)).lastUsed, state.selected.size - max)
   recordSelection(session, {
     kind: EVICT_RECORD,
     key,
@@ -56,7 +57,7 @@ export function evictLeastRecentlyUsed(session: Session, state: AgentState, max:
 export function recallDropped(session: Session, state: AgentState, name: string): void {
   const names = recordSelection(session, {
     kind: RECALL_RECORD,
-    // The position the record takes in the log: unique, in the log it is written to and in every fork of it.
+    // The position the record takes in the log.
     key: String(session.seq),
     arguments: { called: name },
     payload: { schemaVersion: PAYLOAD_SCHEMA_VERSION, query: name, tools: [{ name, description: '', score: 0 }] },
