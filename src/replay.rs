@@ -3,8 +3,12 @@
 //! The plugin commits a selection only from a successful `tool_search` result and persists that
 //! result's canonical JSON, so replaying the log reproduces the live set. Two event shapes carry
 //! such results, under the event names of `plugin/contract.ts` (read from there by `build.rs`):
-//! - a model-direct call: `tool/call {callId, name}` then `tool/result {message: {content:
-//!   [{type: "tool-result", toolCallId, isError?, content: [{type: "text", text}]}]}, error?}`;
+//! - a model-direct call: `tool/call {callId, name}` then `tool/result {message, error?}`, whose
+//!   message up to session format v3 holds the result in a block, `{content: [{type:
+//!   "tool-result", toolCallId, isError?, content: [{type: "text", text}]}]}`, and from v4 (DSH
+//!   0.1.7-rc.2, which lifts older logs to it when it opens them) is the result itself, `{role:
+//!   "tool", toolCallId, isError?, content: [{type: "text", text}]}`. Both are read, with the same
+//!   rule for which succeeded;
 //! - a call made inside Code Mode's `run_code`: one dispatch event `{subCallId, name, isError,
 //!   content}`, named `tool/code-dispatch` up to session format v2 and `tool/ptc-dispatch` from v3
 //!   (DSH 0.1.5 renamed Code Mode PTC, and migrates old logs to the new name). Both are read alike.
@@ -27,7 +31,8 @@
 //!
 //! Anything else is skipped: failed results, text that is not the `schemaVersion: 1` payload, a
 //! `discover` payload (it shows tools without loading them), results whose call is missing (a
-//! truncated log), and events of other shapes.
+//! truncated log), a dispatch's start (its settle carries the result), the markers a later DSH
+//! writes (`session/end-seed` where a fork or a resume begins), and events of other shapes.
 
 use std::collections::{HashMap, HashSet};
 
@@ -41,6 +46,10 @@ use crate::contract::{
 
 /// The tool whose results select tools (`TOOL_SEARCH_NAME` of `plugin/contract.ts`).
 pub const SEARCH_TOOL: &str = crate::contract::TOOL_SEARCH_NAME;
+
+/// The role of a `tool/result` message from session format v4 (DSH 0.1.7-rc.2), which carries
+/// the result itself instead of a `tool-result` block.
+const TOOL_ROLE: &str = "tool";
 
 /// What a session's events select.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -189,17 +198,30 @@ impl<'a> Replay<'a> {
         }
     }
 
+    /// A `tool/result`: from format v4 its message is the result itself (`role: "tool"`, its
+    /// `toolCallId`, `isError` and `content` on the message); up to v3 it holds `tool-result`
+    /// blocks, each one call's.
     fn tool_result(&mut self, data: NodeId) {
         let json = self.json;
         let Some(message) = json.get(data, "message") else { return };
+        if json.get_str(message, "role") == Some(TOOL_ROLE) {
+            self.call_result(message, data);
+            return;
+        }
         let Some(blocks) = json.get(message, "content").and_then(|c| json.items(c)) else { return };
         for &block in blocks {
-            let name = json.get_str(block, "toolCallId").and_then(|id| self.calls.get(id).copied());
-            if let Some(name) = name.filter(|_| json.get_str(block, "type") == Some("tool-result")) {
-                if !failed(json, block, data) {
-                    self.succeeded(name, block, false);
-                }
+            if json.get_str(block, "type") == Some("tool-result") {
+                self.call_result(block, data);
             }
+        }
+    }
+
+    /// One call's result: `holder` has its `toolCallId`, `isError` and `content`, `event` its `error`.
+    fn call_result(&mut self, holder: NodeId, event: NodeId) {
+        let json = self.json;
+        let Some(name) = json.get_str(holder, "toolCallId").and_then(|id| self.calls.get(id).copied()) else { return };
+        if !failed(json, holder, event) {
+            self.succeeded(name, holder, false);
         }
     }
 
@@ -682,6 +704,55 @@ mod tests {
             "a tool result must be a JSON object, got an array"
         );
         assert!(selection_from_result("{").unwrap_err().to_string().starts_with("a tool result is not valid JSON: "));
+    }
+
+    /// `result_with`'s event as session format v4 holds it: the message is the result.
+    fn lifted(id: &str, parts: &[String], flags: &str, extra: &str) -> String {
+        format!(
+            r#"{{"type":"tool/result","seq":2,"time":0,"data":{{"turn":1,"step":1,{extra}"message":{{"id":"m","role":"tool","toolCallId":"{id}",{flags}"content":[{}],"source":{{"kind":"tool","callId":"{id}"}}}}}}}}"#,
+            parts.join(",")
+        )
+    }
+
+    #[test]
+    fn reads_a_v4_tool_result_message_as_its_v3_block_with_the_same_rule_for_failure() {
+        let parts = [text_part("noise"), text_part(&payload(&["a", "b"]))];
+        let cases = [
+            ("", "", true),
+            (r#""isError":false,"#, "", true),
+            ("", r#""error":null,"#, true),
+            (r#""isError":true,"#, "", false),
+            (r#""isError":null,"#, "", false),
+            (r#""isError":false,"#, r#""error":{"name":"E","code":"X"},"#, false),
+        ];
+        for (flags, extra, selects) in cases {
+            let v4 = [call("c1", SEARCH_TOOL), lifted("c1", &parts, flags, extra)];
+            let block = result_with("c1", &parts, extra);
+            let block = if flags.is_empty() { block } else { flagged(block, flags.trim_end_matches(',')) };
+            let v3 = [call("c1", SEARCH_TOOL), block];
+            assert_eq!(replay_all(&v4), replay_all(&v3), "{flags}{extra}");
+            assert_eq!(replay(&v4).is_empty(), !selects, "{flags}{extra}");
+        }
+        let used = [call("c2", "bash"), lifted("c2", &[text_part("ok")], "", "")];
+        assert_eq!(replay_all(&used).last_used, ["bash"]);
+        // The wrapper a v4 message must not hold is not read as a result of its own.
+        let wrapped =
+            format!(r#"{{"type":"tool-result","toolCallId":"c1","content":[{}]}}"#, text_part(&payload(&["inner"])));
+        assert!(replay(&[call("c1", SEARCH_TOOL), lifted("c1", &[wrapped], "", "")]).is_empty());
+        assert!(replay(&[lifted("orphan", &[text_part(&payload(&["a"]))], "", "")]).is_empty());
+    }
+
+    #[test]
+    fn the_markers_and_events_of_later_logs_are_passed_over() {
+        let events = [
+            call("c1", SEARCH_TOOL),
+            r#"{"type":"session/end-seed","seq":1,"time":0,"data":{"inherited":true}}"#.to_string(),
+            r#"{"type":"session/end-seed","seq":2,"time":0,"data":{}}"#.to_string(),
+            r#"{"type":"tool/ptc-dispatch-start","seq":3,"time":0,"data":{"rootCallId":"r","parentCallId":"r","subCallId":"r:3","name":"tool_search","arguments":{}}}"#.to_string(),
+            r#"{"type":"plugin:x","seq":4,"time":0,"ignorable":true,"data":{}}"#.to_string(),
+            lifted("c1", &[text_part(&payload(&["kept"]))], "", ""),
+        ];
+        assert_eq!(replay(&events), ["kept"]);
     }
 
     #[test]

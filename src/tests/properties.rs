@@ -267,6 +267,9 @@ fn a_limit_is_respected_and_a_smaller_limit_is_a_prefix_of_a_larger_one() {
 /// One session event as the generator meant it, with the names it should select.
 struct Event {
     json: String,
+    /// The same event as DSH 0.1.7 (session format v4) holds it after lifting an older log: a
+    /// result's message is the result itself, a dispatch is spelt `tool/ptc-dispatch`.
+    lifted: String,
     /// For a `tool/call`: its id and tool name, which later results are matched against.
     call: Option<(String, String)>,
     /// A result: its call id (None for a code-mode dispatch, which names its tool itself), whether
@@ -296,14 +299,14 @@ fn payload(rng: &mut Rng, names: &[String]) -> (String, bool) {
 fn event(rng: &mut Rng, ids: &[&str]) -> Event {
     let id = rng.pick(ids).to_string();
     let tool = if rng.chance(70) { SEARCH_TOOL } else { *rng.pick(&["bash", "run_code", "tool_search_v2"]) };
-    let plain = |json: String| Event { json, call: None, result: None, dispatch: None };
+    let plain = |json: String| Event { lifted: json.clone(), json, call: None, result: None, dispatch: None };
     match rng.below(6) {
-        0 | 1 => Event {
-            json: format!(r#"{{"type":"tool/call","seq":1,"time":0,"data":{{"callId":{},"name":{},"arguments":"{{}}"}}}}"#, quoted(&id), quoted(tool)),
-            call: Some((id, tool.to_string())),
-            result: None,
-            dispatch: None,
-        },
+        0 | 1 => plain(format!(
+            r#"{{"type":"tool/call","seq":1,"time":0,"data":{{"callId":{},"name":{},"arguments":"{{}}"}}}}"#,
+            quoted(&id),
+            quoted(tool)
+        ))
+        .calling(id, tool),
         2 | 3 => {
             let names = payload_names(rng);
             let (text, valid) = payload(rng, &names);
@@ -314,8 +317,13 @@ fn event(rng: &mut Rng, ids: &[&str]) -> Event {
                 quoted(&id),
                 quoted(&text)
             );
+            let lifted = format!(
+                r#"{{"type":"tool/result","data":{{{error}"message":{{"role":"tool","toolCallId":{}{flag},"content":[{{"type":"text","text":{}}}]}}}}}}"#,
+                quoted(&id),
+                quoted(&text)
+            );
             let result = Some((Some(id), flag_ok && error_ok, if valid { names } else { Vec::new() }));
-            Event { json, call: None, result, dispatch: None }
+            Event { json, lifted, call: None, result, dispatch: None }
         }
         4 => {
             let names = payload_names(rng);
@@ -329,7 +337,8 @@ fn event(rng: &mut Rng, ids: &[&str]) -> Event {
             );
             let selects = ok && valid && tool == SEARCH_TOOL;
             let result = Some((None, selects, if selects { names } else { Vec::new() }));
-            Event { json, call: None, result, dispatch: Some((tool.to_string(), ok)) }
+            let lifted = json.replace("tool/code-dispatch", "tool/ptc-dispatch").replace(":code:", ":ptc:");
+            Event { json, lifted, call: None, result, dispatch: Some((tool.to_string(), ok)) }
         }
         _ => plain(rng.pick(&[
             "null", "7", r#""tool/result""#, "{}", "[]", r#"{"type":"tool/result"}"#, r#"{"type":"tool/result","data":"x"}"#,
@@ -337,6 +346,12 @@ fn event(rng: &mut Rng, ids: &[&str]) -> Event {
             r#"{"type":"tool/result","data":{"message":{"content":[{"type":"tool-result","content":[{"type":"text","text":"{\"schemaVersion\":1,\"tools\":[{\"name\":\"orphan\"}]}"}]}]}}}"#,
             r#"{"data":{"callId":"c1","name":"tool_search"}}"#, r#"{"type":"TOOL/CALL","data":{"callId":"c1","name":"tool_search"}}"#,
         ]).to_string()),
+    }
+}
+
+impl Event {
+    fn calling(self, id: String, tool: &str) -> Self {
+        Self { call: Some((id, tool.to_string())), ..self }
     }
 }
 
@@ -434,4 +449,31 @@ fn replay_selects_exactly_the_successful_searches_and_only_grows_along_the_log()
         selecting += usize::from(!full.is_empty());
     }
     assert!(selecting > CASES as usize / 3, "only {selecting} logs select anything");
+}
+
+/// The markers and plugin events a later DSH's log holds beside the ones replay reads.
+const LATER_EVENTS: &[&str] = &[
+    r#"{"type":"session/end-seed","seq":0,"time":0,"data":{}}"#,
+    r#"{"type":"session/end-seed","seq":0,"time":0,"data":{"inherited":true}}"#,
+    r#"{"type":"tool/ptc-dispatch-start","seq":0,"time":0,"data":{"rootCallId":"r","parentCallId":"r","subCallId":"r:1","name":"tool_search","arguments":{}}}"#,
+    r#"{"type":"plugin:other/thing","seq":0,"time":0,"ignorable":true,"data":{"content":[{"type":"text","text":"{\"schemaVersion\":1,\"tools\":[{\"name\":\"no\"}]}"}]}}"#,
+    r#"{"type":"developer/message","seq":0,"time":0,"data":{"message":{"role":"developer","content":[{"type":"tool-addition","toolName":"x"}]}}}"#,
+];
+
+#[test]
+fn a_log_lifted_to_session_format_v4_replays_as_it_did_before() {
+    for seed in 0..CASES {
+        let mut rng = Rng(seed);
+        let ids = ["c1", "c2", "c3", "p:code:1"];
+        let events: Vec<Event> = (0..rng.below(30)).map(|_| event(&mut rng, &ids)).collect();
+        let mut lifted = Vec::new();
+        for event in &events {
+            if rng.chance(20) {
+                lifted.push(rng.pick(LATER_EVENTS).to_string());
+            }
+            lifted.push(event.lifted.clone());
+        }
+        let lifted = selection_from_events(&format!("[{}]", lifted.join(","))).unwrap();
+        assert_eq!(lifted, replay_of(&events), "seed {seed}");
+    }
 }
