@@ -148,6 +148,6 @@ describe('a code runtime language the plugin has no renderer for', () => {
     harness = await createHarness({ plugin: NATIVE })
     const { agent } = await harness.agent('a')
     expect(() => renderOfferedSdk(harness.ctx, agent, ['bash'], 'lua'))
-      .toThrow('dsh-tool-search: cannot filter the tools:sdk prompt section for code runtime language "lua" (known: typescript, python)')
+      .toThrow('dsh-tool-search: cannot filter the tools:sdk prompt section for PTC runtime language "lua" (known: typescript, python)')
   })
 })

@@ -11,12 +11,12 @@ import type { JsonValue } from '@deepseek-ai/dsh-session'
 import { RUN_CODE_NAME, type ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { CALL_TOOL_NAME, TOOL_SEARCH_NAME } from '../contract.ts'
 import { createCallTool } from '../call/tool.ts'
-import { codeLanguage } from '../offer/sdk.ts'
 import type { LastAssembly } from '../offer/offering.ts'
 import type { VisibilityPolicy } from '../offer/visibility.ts'
 import type { RegisteredTools } from '../search/catalogs.ts'
 import { defineTools, renderDefinitions, type DefinedTool, type PayloadDefinitions } from '../search/definitions.ts'
 import type { AgentState } from '../selection/agent-state.ts'
+import { ptcLanguage } from './dsh/ptc.ts'
 import { message, report } from './report.ts'
 
 /** Tools `call_tool` never runs: each is called directly, and running one inside it would nest. */
@@ -84,7 +84,8 @@ export class StableLoading {
    */
   define(agent: Agent | undefined, registered: RegisteredTools, names: readonly string[], summaries?: ReadonlyMap<string, string>): PayloadDefinitions {
     const assembly = agent === undefined ? undefined : this.deps.assemblyOf(agent)
-    const code = assembly?.presentation === 'code'
+    // Only `run_code` is callable (`ptc`, rc.8's `code`): found tools are called from a program.
+    const code = assembly?.presentation === 'ptc'
     const tools = names.flatMap((name): DefinedTool[] => {
       const tool = registered.tools.find(candidate => candidate.name === name)
       if (tool === undefined) return []
@@ -98,7 +99,7 @@ export class StableLoading {
         ...(guidance === undefined ? {} : { guidance }),
       }]
     })
-    return defineTools(tools, code ? { via: 'run_code', language: codeLanguage(this.ctx) } : { via: 'call_tool' }, summaries)
+    return defineTools(tools, code ? { via: 'run_code', language: ptcLanguage(this.ctx) } : { via: 'call_tool' }, summaries)
   }
 
   forget(agent: Agent): void {

@@ -15,8 +15,10 @@ import type { Catalogs, RegisteredTools } from '../search/catalogs.ts'
 import type { AgentState } from '../selection/agent-state.ts'
 import { Deferrals, offerRule } from './defer.ts'
 import { describedSearch, renderOutline } from './outline.ts'
-import { filterAssembly, presentationOf, toolSections, type Presentation } from './prompt-filter.ts'
-import { codeLanguage, renderOfferedSdk } from './sdk.ts'
+import type { Presentation } from '../host/dsh/ptc.ts'
+import { ptcLanguage } from '../host/dsh/ptc.ts'
+import { filterAssembly, presentationOf, toolSections } from './prompt-filter.ts'
+import { renderOfferedSdk } from './sdk.ts'
 import type { VisibilityPolicy } from './visibility.ts'
 import { OfferedWeights, type OfferedWeight } from './weight.ts'
 
@@ -67,7 +69,7 @@ export class Offering {
 
   /** The assembly of one step of `agent`, filtered down to what the Agent is offered. */
   async filter(agent: Agent, state: AgentState, assembly: PromptAssembly): Promise<PromptAssembly> {
-    // With an SDK section (code/both) the registry is read directly: under `code` the assembly
+    // With an SDK section (ptc/both) the registry is read directly: under `ptc` the assembly
     // lists only `run_code`. Otherwise the assembly's own list is the scope's registered set.
     // A stable result carries a found tool's guidance, which the filter takes out of the prompt.
     const last = { presentation: presentationOf(assembly), toolSections: toolSections(assembly) }
@@ -81,7 +83,7 @@ export class Offering {
       sdk: () => {
         // Code reaches every registered tool by name, so `call_tool` has no place in the SDK.
         const offered = rule.offered(registered.names).filter(name => name !== CALL_TOOL_NAME).sort(compareNames)
-        const language = codeLanguage(this.ctx)
+        const language = ptcLanguage(this.ctx)
         const key = [registered.generation, language, outline, ...offered].join('\n')
         const kept = this.sdks.get(agent)
         if (kept?.key === key) return kept.text

@@ -4,10 +4,8 @@
 
 import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
+import type { Presentation } from '../host/dsh/ptc.ts'
 import { SDK_SECTION_NAME } from './sdk.ts'
-
-/** How an Agent's requests present tools (DSH's `tools` row mode), read from an assembly. */
-export type Presentation = 'native' | 'code' | 'both'
 
 /** Per-tool guidance sections are named `tool:<tool name>` by DSH's tool plugins. */
 const TOOL_SECTION_PREFIX = 'tool:'
@@ -22,15 +20,18 @@ export interface AssemblyFilter {
   sdk(): string
 }
 
-/** Whether an assembly is in a Code Mode presentation (`code` or `both`). */
+/** Whether an assembly presents tools to programs (`ptc`, rc.8's `code`, or `both`). */
 export function hasSdkSection(assembly: PromptAssembly): boolean {
   return assembly.sections.some(section => section.name === SDK_SECTION_NAME && section.text !== '')
 }
 
-/** How an assembly presents tools: only `run_code` and the SDK (`code`), both forms, or native schemas. */
+/**
+ * How an assembly presents tools: only `run_code` and the SDK (`ptc`), both forms, or native
+ * schemas. Read from what the assembly carries, so it holds whatever the host calls the mode.
+ */
 export function presentationOf(assembly: PromptAssembly): Presentation {
   if (!hasSdkSection(assembly)) return 'native'
-  return assembly.tools.every(tool => tool.name === RUN_CODE_NAME) ? 'code' : 'both'
+  return assembly.tools.every(tool => tool.name === RUN_CODE_NAME) ? 'ptc' : 'both'
 }
 
 /** The `tool:<name>` guidance sections of an assembly, by tool name. */
@@ -44,8 +45,10 @@ export function toolSections(assembly: PromptAssembly): Map<string, string> {
 
 /**
  * Drop the schemas and the `tool:<name>` guidance of tools the model is not offered, and rewrite
- * the Code Mode SDK. A section named after something that is not a registered tool (DSH's
- * `tool:jobs` and `tool:goal` cover a family of tools) carries no tool provenance and is kept.
+ * the SDK. A section named after something that is not a registered tool (DSH's `tool:jobs` and
+ * `tool:goal` cover a family of tools) carries no tool provenance and is kept; so are the
+ * sections of the `tools:` family, such as the program-only rule (`tools:code-only` on rc.8,
+ * `tools:ptc-only` from 0.1.5), which name no tool.
  * @param assembly - the assembly every inner listener has already produced.
  * @param filter - the Agent's view.
  * @returns a new assembly; the input is not mutated.

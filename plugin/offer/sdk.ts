@@ -1,28 +1,23 @@
 /**
- * The Code Mode SDK section. In `code` and `both` presentation DSH renders a `tools:sdk` prompt
- * section that declares every registered tool; left alone it would leak the whole deferred
- * catalog. It is rendered again here, with DSH's own renderers, from the offered tools only.
+ * The PTC SDK section (Code Mode on rc.8). In a presentation with programs (`ptc`, rc.8's `code`,
+ * and `both`) DSH renders a `tools:sdk` prompt section that declares every registered tool; left
+ * alone it would leak the whole deferred catalog. It is rendered again here, with DSH's own
+ * renderers, from the offered tools only.
  */
 
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type {} from '@deepseek-ai/dsh-code-runtime'
 import { renderToolsSdk, renderToolsSdkPy } from '@deepseek-ai/dsh-tools'
 
-/** The section DSH registers for Code Mode (`dsh-tools`, `sdkSection()`). */
+/** The section DSH registers for programs (`dsh-tools`, `sdkSection()`), under this name in every generation. */
 export const SDK_SECTION_NAME = 'tools:sdk'
 
 type SdkSchema = Parameters<typeof renderToolsSdk>[0][number]
 
-/** DSH 0.1.x's own language table: the same two renderers its registry picks from. */
+/** DSH's own language table, unchanged through 0.2.1: the same two renderers its registry picks from. */
 const RENDERERS: Readonly<Record<string, (schemas: SdkSchema[]) => string>> = {
   typescript: renderToolsSdk,
   python: renderToolsSdkPy,
-}
-
-/** The language of the mounted code runtime, which picks the renderer (as it does in DSH). */
-export function codeLanguage(ctx: Context): string | undefined {
-  return ctx.get('codeRuntime')?.language
 }
 
 /**
@@ -30,7 +25,7 @@ export function codeLanguage(ctx: Context): string | undefined {
  * @param ctx - the plugin context (for `tools`).
  * @param agent - the Agent whose scope resolves each tool.
  * @param offered - offered tool names, without `run_code`.
- * @param language - from {@link codeLanguage}.
+ * @param language - the runtime's, from `ptcLanguage` (host/dsh/ptc.ts).
  * @param describe - the description the SDK gives a tool, from its registered one (the catalog
  *   outline joins `tool_search`'s here, as it does the native definition).
  * @returns the section text.
@@ -46,7 +41,7 @@ export function renderOfferedSdk(
 ): string {
   const render = language === undefined || !Object.hasOwn(RENDERERS, language) ? undefined : RENDERERS[language]
   if (render === undefined) {
-    throw new Error(`dsh-tool-search: cannot filter the ${SDK_SECTION_NAME} prompt section for code runtime language `
+    throw new Error(`dsh-tool-search: cannot filter the ${SDK_SECTION_NAME} prompt section for PTC runtime language `
       + `${JSON.stringify(language)} (known: ${Object.keys(RENDERERS).join(', ')}); `
       + 'set the tools row to mode "native" or remove dsh-tool-search from this profile')
   }
