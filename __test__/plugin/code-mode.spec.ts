@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { CodeRuntime, type CodeRunResult } from '@deepseek-ai/dsh-code-runtime'
 import { renderOfferedSdk } from '../../plugin/offer/sdk.ts'
 import { DEFERRED_NAMES } from '../support/fixtures.ts'
 import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
+import { DeclarationOnlyPythonRuntime, runCode, sdkTools } from '../support/code-runtime.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
 import { foundNames, loggedDispatch, loggedResult } from '../support/session.ts'
 
@@ -11,17 +11,6 @@ const GITHUB = 'mcp__github__create_issue'
 
 let harness: Harness
 afterEach(async () => { await harness.close() })
-
-/** A `run_code` call whose program is `code` (the body of an async TypeScript function). */
-function runCode(id: string, code: string) {
-  return toolCall(id, 'run_code', { code, description: 'Run a program against the tools' })
-}
-
-/** The names declared in the TypeScript SDK's `ToolArgsMap` of one rendered system prompt. */
-function sdkTools(system: string): string[] {
-  const args = /interface ToolArgsMap \{([\s\S]*?)\n\}/.exec(system)?.[1] ?? ''
-  return [...args.matchAll(/^ {2}([A-Za-z_][A-Za-z0-9_]*): /gm)].map(match => match[1] ?? '').sort()
-}
 
 describe('Code Mode (`code`): only run_code is native, tools live in the SDK section', () => {
   it('declares only offered tools in the SDK, and a search made inside run_code commits and shows up', async () => {
@@ -114,19 +103,6 @@ describe('`both`: native schemas and the SDK are filtered alike', () => {
     expect(sdkTools(harness.model.system(second))).toEqual([...offered, WEATHER].sort())
   })
 })
-
-/**
- * DSH 0.1.x also renders a Python SDK for a runtime whose language is `python`, but publishes no
- * Python backend. This stand-in implements DSH's abstract `CodeRuntime` seam so the Python
- * rendering path can be checked; no program is run.
- */
-class DeclarationOnlyPythonRuntime extends CodeRuntime {
-  readonly language = 'python'
-  readonly isolation = 'none'
-  run(): Promise<CodeRunResult> {
-    return Promise.reject(new Error('this test runtime declares the Python SDK but runs nothing'))
-  }
-}
 
 describe('a Python code runtime', () => {
   it('gets the filtered SDK rendered by DSH\'s Python renderer', async () => {

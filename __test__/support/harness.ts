@@ -67,6 +67,23 @@ export interface HarnessOptions {
    * budgets of its own stand for a user's tighter row config.
    */
   readonly compaction?: boolean | PrunerBudgets
+  /**
+   * A later DSH, emulated on the rc.8 packages (`later-hosts/`): its reshapings, installed before
+   * anything is mounted and undone when the harness closes.
+   */
+  readonly reshape?: readonly HostReshaping[]
+}
+
+/**
+ * One way a later DSH differs from rc.8, emulated (see `later-hosts/`). Each part is optional.
+ */
+export interface HostReshaping {
+  /** Reshape what rc.8's modules hold (a prototype, a shared set); returns the undo. */
+  readonly install?: () => () => void
+  /** Mount the `tools` row (and, unless `mode` is native, the runtime) in place of rc.8's. */
+  readonly tools?: (ctx: Context, mode: ToolPresentationMode, runtime: CodeRuntimePlugin) => Promise<void>
+  /** The session persistence in place of rc.8's JSONL store (same config). */
+  readonly persistence?: typeof JsonlSessionPersistence
 }
 
 /** The tool-result pruner's config. */
@@ -111,7 +128,7 @@ export interface Harness {
   close(): Promise<void>
 }
 
-type CodeRuntimePlugin = typeof WorkerThreadCodeRuntime | (new (ctx: Context) => CodeRuntime)
+export type CodeRuntimePlugin = typeof WorkerThreadCodeRuntime | (new (ctx: Context) => CodeRuntime)
 
 const MODEL = { provider: 'mock', model: 'mock' } as const
 
@@ -119,6 +136,18 @@ const MODEL = { provider: 'mock', model: 'mock' } as const
 export const NATIVE = { loading: 'native' } as const
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const undo = (options.reshape ?? []).flatMap(reshaping => (reshaping.install === undefined ? [] : [reshaping.install()]))
+  const restore = (): void => { for (const step of undo.splice(0).reverse()) step() }
+  try {
+    return await mount(options, restore)
+  } catch (error) {
+    restore()
+    throw error
+  }
+}
+
+async function mount(options: HarnessOptions, restore: () => void): Promise<Harness> {
+  const later = (part: 'tools' | 'persistence') => options.reshape?.find(reshaping => reshaping[part] !== undefined)
   const ctx = new Context()
   const model = new ScriptedModel()
   const agentErrors: unknown[] = []
@@ -138,11 +167,14 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     for (const companion of [SessionInvariant, AgentInvariant, AgentLoopInvariant, ToolsInvariant]) await ctx.plugin(companion)
   }
   await ctx.plugin(SystemPrompt, { persona: '' })
-  await ctx.plugin(ToolRuntime, { mode: options.mode ?? 'native' })
+  const tools = later('tools')?.tools
+  const runtime = options.codeRuntime ?? WorkerThreadCodeRuntime
+  if (tools === undefined) await ctx.plugin(ToolRuntime, { mode: options.mode ?? 'native' })
+  else await tools(ctx, options.mode ?? 'native', runtime)
   await ctx.plugin(AgentRegistry)
   await ctx.plugin(AgentLoop, { agents: [] })
   if (options.persistenceRoot !== undefined) {
-    await ctx.plugin(JsonlSessionPersistence, { root: options.persistenceRoot, compression: options.persistenceCompression ?? 'zstd' })
+    await ctx.plugin(later('persistence')?.persistence ?? JsonlSessionPersistence, { root: options.persistenceRoot, compression: options.persistenceCompression ?? 'zstd' })
   }
   if (options.compaction !== undefined && options.compaction !== false) {
     await ctx.plugin(TokenMeter)
@@ -156,7 +188,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     cleanup.push(dir)
     await ctx.plugin(options.settings === true ? FileSettingsProvider : options.settings, { path: join(dir, 'settings.yaml') })
   }
-  if ((options.mode ?? 'native') !== 'native') await ctx.plugin(options.codeRuntime ?? WorkerThreadCodeRuntime, {})
+  if ((options.mode ?? 'native') !== 'native' && tools === undefined) await ctx.plugin(runtime, {})
   ctx.llm.registerAdapter(['mock'], model)
   await ctx.plugin(ToolTodo, { allowParallelInProgress: true })
   const log = registerFixtures(ctx, options.tools ?? [...CORE_FIXTURES, ...DEFERRED_FIXTURES])
@@ -198,6 +230,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     },
     async close() {
       await ctx.fiber.dispose()
+      restore()
       for (const dir of cleanup) await rm(dir, { recursive: true, force: true })
     },
   }

@@ -31,13 +31,14 @@ export function loggedBlocks(agent: Agent, callId: string): string[] {
   throw new Error(`no tool/result for ${callId} in ${agent.id}`)
 }
 
-/** The logged `tool/code-dispatch` of one `run_code` sub-call. */
+/** The logged settle (`tool/code-dispatch`, from DSH 0.1.5 `tool/ptc-dispatch`) of one `run_code` sub-call. */
 export function loggedDispatch(agent: Agent, subCallId: string): LoggedResult {
-  for (const event of agent.session.events) {
-    if (event.type !== 'tool/code-dispatch' || event.data.subCallId !== subCallId) continue
-    return { isError: event.data.isError, text: textOf(event.data.content) }
+  for (const event of agent.session.events as readonly { type: string; data: unknown }[]) {
+    const data = event.data as { subCallId?: unknown; isError: boolean; content: readonly { type: string; text?: string }[] }
+    if ((event.type !== 'tool/code-dispatch' && event.type !== 'tool/ptc-dispatch') || data.subCallId !== subCallId) continue
+    return { isError: data.isError, text: textOf(data.content) }
   }
-  throw new Error(`no tool/code-dispatch for ${subCallId} in ${agent.id}`)
+  throw new Error(`no dispatch settle for ${subCallId} in ${agent.id}`)
 }
 
 /** The tool names a logged `tool_search` payload returned. */
