@@ -8,6 +8,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { CALL_TOOL_NAME, TOOL_SEARCH_NAME, compareNames } from '../contract.ts'
+import { LoadingSeries } from '../host/dsh/defer-loading.ts'
 import { coreTakesName, type CatalogOutline } from '../host/native.ts'
 import { message, type OnceLog } from '../host/report.ts'
 import type { LiveSettings } from '../host/settings.ts'
@@ -64,6 +65,7 @@ export class Offering {
   private readonly assemblies = new WeakMap<Agent, LastAssembly>()
   private readonly deferrals = new Deferrals()
   private readonly weights = new OfferedWeights()
+  private readonly series = new LoadingSeries()
 
   constructor(private readonly ctx: Context, private readonly deps: OfferingDeps) {}
 
@@ -93,8 +95,8 @@ export class Offering {
         return text
       },
     })
-    const tools = filtered.tools.map(tool => (tool.name === TOOL_SEARCH_NAME ? { ...tool, description: describedSearch(tool.description, outline) } : tool))
-    const offered = { ...filtered, tools }
+    const described = filtered.tools.map(tool => (tool.name === TOOL_SEARCH_NAME ? { ...tool, description: describedSearch(tool.description, outline) } : tool))
+    const offered = { ...filtered, tools: [...this.series.admit(agent, described)] }
     this.weights.weigh(agent, registered, assembly, offered)
     return offered
   }
@@ -106,6 +108,7 @@ export class Offering {
     this.assemblies.delete(agent)
     this.deferrals.forget(agent)
     this.weights.forget(agent)
+    this.series.forget(agent)
   }
 
   /** Whether this step of `agent` defers tools (the `defer` setting, decided once a turn). */

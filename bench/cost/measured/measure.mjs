@@ -67,8 +67,11 @@ const share = (/** @type {number} */ x) => Math.round(x * 1e4) / 1e4
  * @param {string} options.cache - a folder kept between runs: the DSH installation, the vectors.
  * @param {string} options.scratch - a folder for this run's homes and packed plugins.
  * @param {(message: string) => void} options.log
+ * @param {string[]} [options.columns] - the ids of the columns to play (default all; the baseline always plays).
+ * @param {(session: {row: string, steps: number, column: string, run: import('./dsh-session.mjs').SessionRun, tokenizer: Tokenizer}) => void} [options.onRun]
+ *   - given each session's requests as DSH sent them (bench/cost/flash-native.mjs bills them again).
  */
-export async function measureCost({ tokens, parameters, rows, steps = MEASURED_STEPS, cache, scratch, log }) {
+export async function measureCost({ tokens, parameters, rows, steps = MEASURED_STEPS, cache, scratch, log, columns: played, onRun }) {
   const started = performance.now()
   const vectors = join(cache, 'vectors')
   // The harness embeds in the same vector cache the dsh runs read (see embedAhead).
@@ -79,7 +82,7 @@ export async function measureCost({ tokens, parameters, rows, steps = MEASURED_S
   log('measured cost: installing DSH and the plugins into fresh homes')
   const profiles = await prepareProfiles(scratch, cache, { ...process.env, DSH_TOOL_SEARCH_CACHE: vectors })
   const columns = COLUMNS.map((column) => ({ ...column, reason: column.settings === null ? undefined : unsupported(column, profiles.settings) }))
-  const runnable = columns.filter((column) => column.reason === undefined)
+  const runnable = columns.filter((column) => column.reason === undefined && (played === undefined || column.id === BASELINE || played.includes(column.id)))
   // One working directory for every session: its path is in the system prompt and in every
   // file read, so a fixed one keeps the token counts the same from run to run.
   const workdir = join(tmpdir(), 'dsh-tool-search-cost')
@@ -134,6 +137,7 @@ export async function measureCost({ tokens, parameters, rows, steps = MEASURED_S
           resultWords: RESULT_WORDS,
           timeoutMs: SESSION_TIMEOUT_MS,
         })
+        onRun?.({ row: catalog.id, steps: length, column: column.id, run, tokenizer })
         bills[column.id] = billSession(run, { steps: length, stepsPerTurn: shape.stepsPerTurn, prices: parameters.prices, unit: CACHE_UNIT.tokens, tokenizer })
         log(`measured cost: ${catalog.id}, ${length} steps, ${column.id}: $${bills[column.id]?.figures.cost.toFixed(4)} in ${run.ms} ms`)
       }
