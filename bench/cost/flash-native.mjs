@@ -67,10 +67,11 @@ const pct = (/** @type {number} */ x) => `${(x * 100).toFixed(1)}%`
 console.log('What sessions cost on DSH 0.1.0-rc.8 (measured) and on DSH 0.1.7\'s deepseek-flash route (emulated from rc.8\'s requests).')
 console.log(`Prices: ${parameters.prices.name}; the measured sessions of docs/cost.md, played again by the real dsh ${recorded.measuredCost?.parameters?.dsh ?? ''}.`)
 console.log('')
-console.log(['catalog', 'steps', 'column', 'rc.8 cost', 'breaks', 'cached', '0.1.7 flash (emulated)', 'breaks', 'cached', 'vs every tool (0.1.7)'].join(' | '))
+console.log(['catalog', 'steps', 'column', 'rc.8 cost', 'breaks', 'cached', '0.1.7 flash cost (emulated)', 'breaks', 'cached', 'against every tool offered, 0.1.7'].join(' | '))
 for (const line of lines) {
   const all = lines.find((other) => other.row === line.row && other.steps === line.steps && other.column === BASELINE)
-  const versus = all === undefined ? '' : pct(1 - line.flash.cost / all.flash.cost)
+  const change = all === undefined || line.column === BASELINE ? undefined : line.flash.cost / all.flash.cost - 1
+  const versus = change === undefined ? '' : `${pct(Math.abs(change))} ${change <= 0 ? 'less' : 'more'}`
   console.log([line.row, line.steps, line.column, dollars(line.rc8.cost), line.rc8.cacheBreaks, pct(line.rc8.cachedShare),
-    dollars(line.flash.cost), line.flash.cacheBreaks, pct(line.flash.cachedShare), line.column === BASELINE ? '' : `${versus} saved`].join(' | '))
+    dollars(line.flash.cost), line.flash.cacheBreaks, pct(line.flash.cachedShare), versus].join(' | '))
 }
