@@ -13,8 +13,10 @@ const system = (text = 'You are an agent.') => ({ role: 'system', content: text 
 const user = (n: number) => ({ role: 'user', content: `message ${n}` })
 const request = (tools: object[], messages: object[], head = system()) => ({ model: 'm', messages: [head, ...messages], tools })
 
-const names = (body: { tools?: { function: { name: string } }[] }) => (body.tools ?? []).map(t => t.function.name)
-const roles = (body: { messages?: { role: string; content: unknown }[] }) => (body.messages ?? []).map(m => (m.role === HISTORY_ROLE ? `+${String(m.content).match(/"name":"(\w+)"/g)?.join() ?? 'system'}` : m.role))
+type Body = Parameters<typeof requestSegments>[0] | undefined
+const names = (body: Body) => ((body?.tools ?? []) as { function: { name: string } }[]).map(t => t.function.name)
+const roles = (body: Body) => ((body?.messages ?? []) as { role: string; content: unknown }[])
+  .map(m => (m.role === HISTORY_ROLE ? `+${String(m.content).match(/"name":"(\w+)"/g)?.join() ?? 'system'}` : m.role))
 
 describe('a session projected onto deepseek-flash (emulated)', () => {
   it('declares a later tool where it was added; the head keeps the first tools', () => {
@@ -24,8 +26,8 @@ describe('a session projected onto deepseek-flash (emulated)', () => {
       request([tool('a'), tool('b'), tool('c')], [user(1), user(2), user(3)]),
     ])
     expect([r1, r2, r3].map(names)).toEqual([['a', 'b'], ['a', 'b'], ['a', 'b']])
-    expect(roles(r2!)).toEqual(['system', 'user', 'user', '+"name":"c"'])
-    expect(roles(r3!)).toEqual(['system', 'user', 'user', '+"name":"c"', 'user'])
+    expect(roles(r2)).toEqual(['system', 'user', 'user', '+"name":"c"'])
+    expect(roles(r3)).toEqual(['system', 'user', 'user', '+"name":"c"', 'user'])
   })
 
   it('drops what is no longer offered: a first tool from the head, a later one with its addition', () => {
@@ -35,9 +37,9 @@ describe('a session projected onto deepseek-flash (emulated)', () => {
       request([tool('a'), tool('c')], [user(1), user(2), user(3)]),
       request([tool('a')], [user(1), user(2), user(3), user(4)]),
     ])
-    expect(names(r3!)).toEqual(['a'])
-    expect(roles(r3!)).toContain('+"name":"c"')
-    expect(roles(r4!)).toEqual(['system', 'user', 'user', 'user', 'user'])
+    expect(names(r3)).toEqual(['a'])
+    expect(roles(r3)).toContain('+"name":"c"')
+    expect(roles(r4)).toEqual(['system', 'user', 'user', 'user', 'user'])
   })
 
   it('starts a new series where a kept tool is redeclared, and puts a changed system prompt in the history', () => {
@@ -46,11 +48,11 @@ describe('a session projected onto deepseek-flash (emulated)', () => {
       request([tool('a'), tool('b')], [user(1), user(2)]),
       request([tool('a', 'Changed.'), tool('b')], [user(1), user(2), user(3)]),
     ])
-    expect(names(r3!)).toEqual(['a', 'b'])
-    expect(roles(r3!)).toEqual(['system', 'user', 'user', 'user'])
+    expect(names(r3)).toEqual(['a', 'b'])
+    expect(roles(r3)).toEqual(['system', 'user', 'user', 'user'])
     const [, moved] = projectToFlash([request([tool('a')], [user(1)]), request([tool('a')], [user(1), user(2)], system('Longer now.'))])
     expect(moved?.messages?.[0]).toEqual(system())
-    expect(roles(moved!)).toEqual(['system', 'user', 'user', '+system'])
+    expect(roles(moved)).toEqual(['system', 'user', 'user', '+system'])
   })
 
   it('billed as the measured sessions are, an added tool keeps the prefix that rc.8 breaks', () => {
@@ -59,7 +61,7 @@ describe('a session projected onto deepseek-flash (emulated)', () => {
       request([tool('a'), tool('m'), tool('z')], [user(1), user(2)]),
     ]
     const tokenizer = new Tokenizer()
-    const shared = (requests: typeof sent) => cachedPrefixes(requests.map(body => ({ prompt: requestSegments(body, tokenizer).segments })), { unit: 1 })
+    const shared = (requests: readonly NonNullable<Body>[]) => cachedPrefixes(requests.map(body => ({ prompt: requestSegments(body, tokenizer).segments })), { unit: 1 })
     const [rc8First, rc8Second] = shared(sent)
     const [flashFirst, flashSecond] = shared(projectToFlash(sent))
     expect(rc8Second!.shared).toBeLessThan(rc8First!.input)
