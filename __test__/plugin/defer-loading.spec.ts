@@ -7,7 +7,9 @@
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
-import { LoadingSeries } from '../../plugin/host/dsh/defer-loading.ts'
+import { AgentRecord } from '../../plugin/host/agent-record.ts'
+import { admitOffered } from '../../plugin/host/dsh/defer-loading.ts'
+import { AgentState } from '../../plugin/selection/agent-state.ts'
 import { NATIVE } from '../support/harness.ts'
 import { perTest } from '../support/per-test.ts'
 import { reply, toolCall } from '../support/scripted-model.ts'
@@ -20,26 +22,26 @@ const schema = (name: string, deferLoading = false, description = name) =>
   ({ name, description, parameters: { type: 'object' }, ...(deferLoading ? { deferLoading: true as const } : {}) })
 
 describe('the declaration series', () => {
-  const agent = {} as Agent
+  const record = (): AgentRecord => new AgentRecord({} as Agent, new AgentState({ selected: [], prefetched: [], dropped: [] }))
 
   it('holds a deferLoading tool back from an Agent\'s first request, and lets it join the next as an addition', () => {
-    const series = new LoadingSeries()
+    const series = record()
     const first = [schema('read'), schema('later', true)]
-    expect(series.admit(agent, first).map(tool => tool.name)).toEqual(['read'])
+    expect(admitOffered(series, first).map(tool => tool.name)).toEqual(['read'])
     const second = [schema('read'), schema('later', true)]
-    const admitted = series.admit(agent, second)
+    const admitted = admitOffered(series, second)
     expect(admitted).toBe(second)
     expect(admitted[1]).toBe(second[1])
   })
 
   it('holds it back again where a kept tool is redeclared, and lets through a request that has none', () => {
-    const series = new LoadingSeries()
-    series.admit(agent, [schema('read')])
-    series.admit(agent, [schema('read'), schema('later', true)])
-    expect(series.admit(agent, [schema('read', false, 'new text'), schema('later', true)]).map(tool => tool.name)).toEqual(['read'])
-    expect(series.admit(agent, [schema('read', false, 'new text'), schema('later', true)]).map(tool => tool.name)).toEqual(['read', 'later'])
+    const series = record()
+    admitOffered(series, [schema('read')])
+    admitOffered(series, [schema('read'), schema('later', true)])
+    expect(admitOffered(series, [schema('read', false, 'new text'), schema('later', true)]).map(tool => tool.name)).toEqual(['read'])
+    expect(admitOffered(series, [schema('read', false, 'new text'), schema('later', true)]).map(tool => tool.name)).toEqual(['read', 'later'])
     const plain = [schema('read', false, 'other text')]
-    expect(series.admit(agent, plain)).toBe(plain)
+    expect(admitOffered(series, plain)).toBe(plain)
   })
 })
 

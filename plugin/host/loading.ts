@@ -15,7 +15,7 @@ import type { LastAssembly } from '../offer/offering.ts'
 import type { VisibilityPolicy } from '../offer/visibility.ts'
 import type { RegisteredTools } from '../search/catalogs.ts'
 import { defineTools, renderDefinitions, type DefinedTool, type PayloadDefinitions } from '../search/definitions.ts'
-import type { AgentState } from '../selection/agent-state.ts'
+import { RecordSlot, type AgentRecord, type AgentRecords } from './agent-record.ts'
 import { ptcLanguage } from './dsh/ptc.ts'
 import { message, report } from './report.ts'
 
@@ -23,15 +23,16 @@ import { message, report } from './report.ts'
 const NOT_CALLABLE = new Set([CALL_TOOL_NAME, TOOL_SEARCH_NAME, RUN_CODE_NAME])
 /** Names spelled like an unknown one that its error suggests. */
 const SUGGESTED = 3
+/** The tools a prefetch loaded whose definitions the Agent's step messages still owe. */
+const OWED = new RecordSlot<string[]>('definitions owed')
 
 /** What stable loading reads from the runtime. */
 export interface LoadingDeps {
   readonly policy: () => VisibilityPolicy
-  readonly stateOf: (agent: Agent) => AgentState | undefined
+  /** The Agents followed: their selections, and their scopes, where a call card's target is looked up. */
+  readonly records: AgentRecords
   /** What the Agent's last assembly carried (its presentation, its tools' guidance). */
-  readonly assemblyOf: (agent: Agent) => LastAssembly | undefined
-  /** The attached Agents, whose scopes a call card's target is looked up in. */
-  readonly agents: () => readonly Agent[]
+  readonly assemblyOf: (record: AgentRecord) => LastAssembly | undefined
   /** At most `limit` registered names spelled like `name` in the Agent's catalog. */
   readonly nearest: (agent: Agent, name: string, limit: number) => Promise<string[]>
 }
@@ -40,8 +41,6 @@ export class StableLoading {
   private unregister: (() => void) | undefined
   /** Why `call_tool` could not be registered, once said; stable loading is off meanwhile. */
   private failure: string | undefined
-  /** Per Agent, the tools a prefetch loaded whose definitions its step's messages still owe. */
-  private readonly owed = new WeakMap<Agent, string[]>()
 
   constructor(private readonly ctx: Context, private readonly deps: LoadingDeps) {}
 
@@ -83,7 +82,8 @@ export class StableLoading {
    * @param summaries - each hit's summary, which the result carries beside them.
    */
   define(agent: Agent | undefined, registered: RegisteredTools, names: readonly string[], summaries?: ReadonlyMap<string, string>): PayloadDefinitions {
-    const assembly = agent === undefined ? undefined : this.deps.assemblyOf(agent)
+    const record = this.deps.records.of(agent)
+    const assembly = record === undefined ? undefined : this.deps.assemblyOf(record)
     // Only `run_code` is callable (`ptc`, rc.8's `code`): found tools are called from a program.
     const code = assembly?.presentation === 'ptc'
     const tools = names.flatMap((name): DefinedTool[] => {
@@ -102,13 +102,9 @@ export class StableLoading {
     return defineTools(tools, code ? { via: 'run_code', language: ptcLanguage(this.ctx) } : { via: 'call_tool' }, summaries)
   }
 
-  forget(agent: Agent): void {
-    this.owed.delete(agent)
-  }
-
-  /** A prefetch loaded `names` for `agent`: its next step's messages owe their definitions. */
-  owe(agent: Agent, names: readonly string[]): void {
-    this.owed.set(agent, [...(this.owed.get(agent) ?? []), ...names])
+  /** A prefetch loaded `names` for the Agent: its next step's messages owe their definitions. */
+  owe(record: AgentRecord, names: readonly string[]): void {
+    record.set(OWED, [...(record.get(OWED) ?? []), ...names])
   }
 
   /**
@@ -117,11 +113,11 @@ export class StableLoading {
    * the request. Undefined when nothing is owed; once given, nothing is.
    * @param registered - reads the Agent's registered tools, when anything is owed.
    */
-  prefetched(agent: Agent, registered: () => RegisteredTools): UserMessage | undefined {
-    const names = this.owed.get(agent) ?? []
-    this.owed.delete(agent)
+  prefetched(record: AgentRecord, registered: () => RegisteredTools): UserMessage | undefined {
+    const names = record.get(OWED) ?? []
+    record.delete(OWED)
     if (names.length === 0 || !this.active) return undefined
-    const definitions = this.define(agent, registered(), names)
+    const definitions = this.define(record.agent, registered(), names)
     if (definitions.tools.length === 0) return undefined
     const text = `Tools loaded for this message by ${TOOL_SEARCH_NAME} (prefetch): ${definitions.tools.map(tool => tool.name).join(', ')}.\n\n${renderDefinitions(definitions)}`
     return createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'plugin', plugin: 'dsh-tool-search' } })
@@ -140,7 +136,7 @@ export class StableLoading {
       throw new Error(`call_tool: no tool named "${name}" is installed for this agent${nearest.length > 0 ? ` (similar names: ${nearest.join(', ')})` : ''}. `
         + `Find the tool you need with ${TOOL_SEARCH_NAME}.`)
     }
-    const state = this.deps.stateOf(agent)
+    const state = this.deps.records.of(agent)?.state
     // An Agent the plugin could not attach to is offered every tool, so it may run any.
     const found = standing !== 'deferred' || state === undefined || state.selected.has(name) || state.dropped.has(name)
     if (!found) {
@@ -158,7 +154,7 @@ export class StableLoading {
   private presenter(name: string): ToolDefinition | undefined {
     const global = this.ctx.tools.get(name)
     if (global !== undefined) return global
-    for (const agent of this.deps.agents()) {
+    for (const { agent } of this.deps.records.all()) {
       const scoped = this.ctx.tools.get(name, agent)
       if (scoped !== undefined) return scoped
     }

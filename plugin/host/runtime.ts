@@ -1,8 +1,8 @@
 /**
  * The plugin's live state and its wiring into DSH: the `tool_search` registration, the live
- * settings and visibility policy, and the parts that act on them: the attached Agents
- * (agents.ts), their catalogs and indexes (search/catalogs.ts), what each request offers
- * (offer/offering.ts) and stable loading's `call_tool` and definitions (loading.ts).
+ * settings and visibility policy, and the parts that act on them: the attached Agents and their
+ * records (agents.ts, agent-record.ts), their catalogs and indexes (search/catalogs.ts), what each
+ * request offers (offer/offering.ts) and stable loading's `call_tool` and definitions (loading.ts).
  */
 
 import type { Context } from '@deepseek-ai/cordis'
@@ -13,11 +13,12 @@ import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
 import { TOOL_SEARCH_NAME, compareNames, sameNames } from '../contract.ts'
 import { Offering } from '../offer/offering.ts'
 import { PolicyInForce, type VisibilityPolicy } from '../offer/visibility.ts'
+import { weightOf } from '../offer/weight.ts'
 import { answerSearch, type SearchScope } from '../search/answer.ts'
 import { Catalogs } from '../search/catalogs.ts'
 import { createToolSearchTool, type SearchRequest } from '../search/tool.ts'
-import type { AgentState } from '../selection/agent-state.ts'
 import { prefetchFor } from '../selection/prefetch.ts'
+import type { AgentRecord } from './agent-record.ts'
 import { AttachedAgents } from './agents.ts'
 import { StableLoading } from './loading.ts'
 import { coreTakesName, type NativeLoad } from './native.ts'
@@ -51,27 +52,20 @@ export class ToolSearchRuntime {
   constructor(private readonly ctx: Context, private readonly settings: LiveSettings, core: NativeLoad) {
     this.log = new OnceLog(ctx)
     this.agents = new AttachedAgents(ctx, {
-      filter: (agent, state, assembly) => (this.unavailable === undefined ? this.offering.filter(agent, state, assembly) : assembly),
-      claimed: (agent, state, claimed) => this.prefetch(agent, state, claimed),
-      stepMessages: agent => this.prefetchedDefinitions(agent),
+      filter: (record, assembly) => (this.unavailable === undefined ? this.offering.filter(record, assembly) : assembly),
+      claimed: (record, claimed) => this.prefetch(record, claimed),
+      stepMessages: record => this.prefetchedDefinitions(record),
       // Under stable loading a selection costs no request anything, so nothing is evicted.
       maxSelected: () => (this.loading.active ? 0 : this.settings.current.maxSelected),
-      // The caches are WeakMaps, so an Agent nobody holds takes them along; this frees them
-      // (its native index among them) while something still holds the Agent.
-      detached: (agent) => {
-        this.catalogs.forget(agent)
-        this.offering.forget(agent)
-        this.loading.forget(agent)
-      },
     })
     const policy = (): VisibilityPolicy => this.policy()
-    this.catalogs = new Catalogs(ctx, { policy, ranking: () => this.settings.current.ranking }, this.log, () => this.agents.agents())
-    this.offering = new Offering(ctx, { settings, policy, catalogs: this.catalogs, log: this.log, turnOf: agent => this.agents.turnOf(agent) })
+    const records = this.agents
+    this.catalogs = new Catalogs(ctx, { policy, ranking: () => this.settings.current.ranking }, this.log, records)
+    this.offering = new Offering(ctx, { settings, policy, catalogs: this.catalogs, log: this.log, records })
     this.loading = new StableLoading(ctx, {
       policy,
-      stateOf: agent => this.agents.stateOf(agent),
-      assemblyOf: agent => this.offering.assemblyOf(agent),
-      agents: () => this.agents.agents(),
+      records,
+      assemblyOf: record => this.offering.assemblyOf(record),
       nearest: async (agent, name, limit) => (await this.scopeFor(agent)).index.nearest(name, limit, { exclude: [] }),
     })
     if (core.error !== undefined) {
@@ -101,10 +95,10 @@ export class ToolSearchRuntime {
     // back from their session logs exactly as it would on resume.
     for (const agent of ctx.agents.list()) this.agents.attach(agent)
     ctx.on('agent/created', ({ agent }) => { this.agents.attach(agent) })
-    ctx.on('agent/disposed', ({ agent }) => { this.agents.detach(agent) })
+    ctx.on('agent/disposed', ({ agent }) => { this.agents.forget(agent) })
     // Listeners registered through `agent.ctx` belong to the Agent's scope, not to this plugin's
-    // fiber, so unloading the plugin has to remove them explicitly.
-    ctx.effect(() => () => { this.agents.detachAll() }, 'dsh-tool-search: agent listeners')
+    // fiber, so unloading the plugin has to remove them explicitly (with everything kept per Agent).
+    ctx.effect(() => () => { this.agents.forgetAll() }, 'dsh-tool-search: agent records')
   }
 
   /** The visibility rules in force: the settings', under the loading in force. */
@@ -117,7 +111,7 @@ export class ToolSearchRuntime {
     settings: () => this.settings.current,
     catalog: (scope) => {
       const selectedBy = new Map<string, number>()
-      for (const state of this.agents.states()) {
+      for (const { state } of this.agents.all()) {
         for (const name of state.selected) selectedBy.set(name, (selectedBy.get(name) ?? 0) + 1)
       }
       return this.ctx.tools.schemas(scope)
@@ -130,8 +124,9 @@ export class ToolSearchRuntime {
         }))
         .sort((a, b) => compareNames(a.name, b.name))
     },
-    agents: () => this.agents.entries().map(([agent, state]) => {
-      const weight = this.offering.weightOf(agent)
+    agents: () => this.agents.all().map((record) => {
+      const { agent, state } = record
+      const weight = weightOf(record)
       return {
         id: agent.id,
         selected: state.selected.size,
@@ -195,10 +190,11 @@ export class ToolSearchRuntime {
    * `defer` decision is taken first, as its first prompt will take it: a turn that offers every
    * tool has nothing to load, and one that starts deferring excludes only what it still offers.
    */
-  private prefetch(agent: Agent, state: AgentState, claimed: UserMessage): Promise<void> | undefined {
+  private prefetch(record: AgentRecord, claimed: UserMessage): Promise<void> | undefined {
     const count = this.settings.current.prefetch
     if (count === 0 || this.unavailable !== undefined) return undefined
-    if (!this.offering.defers(agent, this.catalogs.registeredFor(agent))) return undefined
+    const { agent, state } = record
+    if (!this.offering.defers(record, this.catalogs.registeredFor(agent))) return undefined
     return this.scopeFor(agent).then(async (scope) => {
       // Under stable loading found tools stay searchable (their definitions may have been
       // compacted away), but a prefetch nobody asked for does not send a definition the Agent
@@ -206,13 +202,13 @@ export class ToolSearchRuntime {
       const found = this.loading.active ? [...state.selected].filter(coreTakesName) : []
       const names = await prefetchFor(claimed, count, agent.session, found.length === 0 ? scope : { ...scope, exclude: [...scope.exclude, ...found] })
       state.select(names, 'prefetch')
-      if (this.loading.active) this.loading.owe(agent, names)
+      if (this.loading.active) this.loading.owe(record, names)
     })
   }
 
   /** Under stable loading, the definitions of what this step's prefetch loaded, after the user's message. */
-  private prefetchedDefinitions(agent: Agent): UserMessage[] {
-    const message = this.loading.prefetched(agent, () => this.catalogs.registeredFor(agent))
+  private prefetchedDefinitions(record: AgentRecord): UserMessage[] {
+    const message = this.loading.prefetched(record, () => this.catalogs.registeredFor(record.agent))
     return message === undefined ? [] : [message]
   }
 
@@ -222,7 +218,7 @@ export class ToolSearchRuntime {
 
   /** What a search from `agent` ranks, and what it knows about the catalog. */
   private async scopeFor(agent: Agent | undefined): Promise<SearchScope> {
-    const state = agent === undefined ? undefined : this.agents.stateOf(agent)
+    const record = this.agents.of(agent)
     const registered = this.catalogs.registeredFor(agent)
     const catalog = await this.catalogs.catalogOf(agent, registered)
     return {
@@ -230,7 +226,7 @@ export class ToolSearchRuntime {
       // Result slots go to tools the Agent cannot call yet; the native index still puts an exact
       // name match first even when it is excluded, so asking for an available tool by name
       // confirms it instead of suggesting it is missing.
-      exclude: this.offering.callable(agent, state, registered),
+      exclude: this.offering.callable(record, registered),
       parametersOf: name => registered.tools.find(tool => tool.name === name)?.parameters as JsonValue | undefined,
       ...(this.loading.active
         ? { define: hits => this.loading.define(agent, registered, hits.map(hit => hit.name), new Map(hits.map(hit => [hit.name, hit.description]))) }

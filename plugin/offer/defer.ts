@@ -11,8 +11,8 @@
  * would hide tools the model was offered a step earlier.
  */
 
-import type { Agent } from '@deepseek-ai/dsh-agent'
 import { RUN_CODE_NAME } from '@deepseek-ai/dsh-tools'
+import { RecordSlot, type AgentRecord } from '../host/agent-record.ts'
 import type { ToolSearchSettings } from '../host/config.ts'
 import type { RegisteredTools } from '../search/catalogs.ts'
 import { estimateToolTokens } from './token-estimate.ts'
@@ -42,46 +42,39 @@ export function offerRule(policy: VisibilityPolicy, selected: ReadonlySet<string
   return { offers, offered: registered => [...registered].filter(name => name !== RUN_CODE_NAME && offers(name)) }
 }
 
-/** Each Agent's deferral: the decision taken for its current turn, and the size it weighed. */
-export class Deferrals {
-  private readonly decisions = new WeakMap<Agent, { readonly turn: number | undefined; readonly defers: boolean }>()
-  private readonly sizes = new WeakMap<Agent, { readonly registered: RegisteredTools; readonly policy: string; readonly tokens: number }>()
+/** The Agent's deferral: the decision taken for its current turn. */
+const DECISION = new RecordSlot<{ readonly turn: number | undefined; readonly defers: boolean }>('turn deferral')
+/** The size of its deferred schemas that decision weighed, and what it was counted from. */
+const SIZE = new RecordSlot<{ readonly registered: RegisteredTools; readonly policy: string; readonly tokens: number }>('deferred size')
 
-  forget(agent: Agent): void {
-    this.decisions.delete(agent)
-    this.sizes.delete(agent)
-  }
+/** The decision in force for the Agent; undefined before its first step. */
+export function deferralInForce(record: AgentRecord): boolean | undefined {
+  return record.get(DECISION)?.defers
+}
 
-  /** The decision in force for `agent`; undefined before its first step. */
-  current(agent: Agent): boolean | undefined {
-    return this.decisions.get(agent)?.defers
-  }
+/**
+ * Whether this step of the Agent defers tools: the decision of its current turn, taken now if
+ * this is the turn's first step (or the first step since the plugin attached to the Agent).
+ * @param settings - the settings in force.
+ * @param registered - the Agent's registered tools at the current generation.
+ * @param policy - the visibility rules in force, which say which tools are deferred.
+ */
+export function defersThisStep(record: AgentRecord, settings: ToolSearchSettings, registered: RegisteredTools, policy: VisibilityPolicy): boolean {
+  const decision = record.get(DECISION)
+  if (decision !== undefined && decision.turn === record.turn) return decision.defers
+  const defers = settings.defer === 'always' || deferredTokens(record, registered, policy) > settings.autoMinTokens
+  record.set(DECISION, { turn: record.turn, defers })
+  return defers
+}
 
-  /**
-   * Whether this step of `agent` defers tools: the decision of its current turn, taken now if
-   * this is the turn's first step (or the first step since the plugin attached to the Agent).
-   * @param turn - the Agent's current turn (`AttachedAgents.turnOf`).
-   * @param settings - the settings in force.
-   * @param registered - the Agent's registered tools at the current generation.
-   * @param policy - the visibility rules in force, which say which tools are deferred.
-   */
-  defers(agent: Agent, turn: number | undefined, settings: ToolSearchSettings, registered: RegisteredTools, policy: VisibilityPolicy): boolean {
-    const decision = this.decisions.get(agent)
-    if (decision !== undefined && decision.turn === turn) return decision.defers
-    const defers = settings.defer === 'always' || this.deferredTokens(agent, registered, policy) > settings.autoMinTokens
-    this.decisions.set(agent, { turn, defers })
-    return defers
+/** The estimated tokens of the deferred schemas, counted again only when the registry or the rules changed. */
+function deferredTokens(record: AgentRecord, registered: RegisteredTools, policy: VisibilityPolicy): number {
+  const size = record.get(SIZE)
+  if (size?.registered === registered && size.policy === policy.key) return size.tokens
+  let tokens = 0
+  for (const tool of registered.tools) {
+    if (tool.name !== RUN_CODE_NAME && policy.standing(tool.name) === 'deferred') tokens += estimateToolTokens(tool)
   }
-
-  /** The estimated tokens of the deferred schemas, counted again only when the registry or the rules changed. */
-  private deferredTokens(agent: Agent, registered: RegisteredTools, policy: VisibilityPolicy): number {
-    const size = this.sizes.get(agent)
-    if (size?.registered === registered && size.policy === policy.key) return size.tokens
-    let tokens = 0
-    for (const tool of registered.tools) {
-      if (tool.name !== RUN_CODE_NAME && policy.standing(tool.name) === 'deferred') tokens += estimateToolTokens(tool)
-    }
-    this.sizes.set(agent, { registered, policy: policy.key, tokens })
-    return tokens
-  }
+  record.set(SIZE, { registered, policy: policy.key, tokens })
+  return tokens
 }

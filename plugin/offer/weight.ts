@@ -5,9 +5,9 @@
  * the whole conversation again uncached. The web card shows it per live Agent.
  */
 
-import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { PromptAssembly } from '@deepseek-ai/dsh-system-prompt'
 import { CALL_TOOL_NAME, TOOL_SEARCH_NAME } from '../contract.ts'
+import { RecordSlot, type AgentRecord } from '../host/agent-record.ts'
 import type { RegisteredTools } from '../search/catalogs.ts'
 import { SDK_SECTION_NAME } from './sdk.ts'
 import { estimateTokens, estimateToolTokens } from './token-estimate.ts'
@@ -26,38 +26,32 @@ export interface OfferedWeight {
   readonly generation: number
 }
 
-/** What each Agent's last request offered. */
-export class OfferedWeights {
-  private readonly last = new WeakMap<Agent, OfferedWeight>()
+/** What the Agent's last request offered. */
+const LAST = new RecordSlot<OfferedWeight>('offered weight')
 
-  forget(agent: Agent): void {
-    this.last.delete(agent)
-  }
+/** The Agent's last request's weight; undefined before its first. */
+export function weightOf(record: AgentRecord): OfferedWeight | undefined {
+  return record.get(LAST)
+}
 
-  /** The Agent's last request's weight; undefined before its first. */
-  of(agent: Agent): OfferedWeight | undefined {
-    return this.last.get(agent)
-  }
-
-  /**
-   * Record what a request of `agent` offers. The whole catalog is weighed once per catalog
-   * generation, the offered part again only when it changed.
-   * @param full - the assembly before filtering: every registered tool.
-   * @param offered - the assembly the request is sent with.
-   */
-  weigh(agent: Agent, registered: RegisteredTools, full: PromptAssembly, offered: PromptAssembly): void {
-    const key = `${offered.tools.map(tool => tool.name).join('\n')}\n${sdkText(offered)}`
-    const previous = this.last.get(agent)
-    const allTokens = previous?.generation === registered.generation ? previous.allTokens : weigh(full, name => name !== TOOL_SEARCH_NAME && name !== CALL_TOOL_NAME)
-    const same = previous?.key === key
-    this.last.set(agent, {
-      offeredTokens: same ? previous.offeredTokens : weigh(offered, () => true),
-      allTokens,
-      changes: (previous?.changes ?? 0) + (previous === undefined || same ? 0 : 1),
-      key,
-      generation: registered.generation,
-    })
-  }
+/**
+ * Record what a request of the Agent offers. The whole catalog is weighed once per catalog
+ * generation, the offered part again only when it changed.
+ * @param full - the assembly before filtering: every registered tool.
+ * @param offered - the assembly the request is sent with.
+ */
+export function weighOffered(record: AgentRecord, registered: RegisteredTools, full: PromptAssembly, offered: PromptAssembly): void {
+  const key = `${offered.tools.map(tool => tool.name).join('\n')}\n${sdkText(offered)}`
+  const previous = record.get(LAST)
+  const allTokens = previous?.generation === registered.generation ? previous.allTokens : weigh(full, name => name !== TOOL_SEARCH_NAME && name !== CALL_TOOL_NAME)
+  const same = previous?.key === key
+  record.set(LAST, {
+    offeredTokens: same ? previous.offeredTokens : weigh(offered, () => true),
+    allTokens,
+    changes: (previous?.changes ?? 0) + (previous === undefined || same ? 0 : 1),
+    key,
+    generation: registered.generation,
+  })
 }
 
 function weigh(assembly: PromptAssembly, counts: (name: string) => boolean): number {

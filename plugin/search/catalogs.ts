@@ -10,6 +10,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ToolSchema } from '@deepseek-ai/dsh-llm'
 import type { ChoiceOf } from '../contract.ts'
+import { RecordSlot, type AgentRecords } from '../host/agent-record.ts'
 import { message, type OnceLog } from '../host/report.ts'
 import type { ToolIndex } from '../host/native.ts'
 import type { VisibilityPolicy } from '../offer/visibility.ts'
@@ -36,33 +37,28 @@ export interface CatalogRules {
   readonly ranking: () => ChoiceOf<'ranking'>
 }
 
+/** Each Agent's registered tools, refreshed at its first assembly or search of each generation. */
+const REGISTERED = new RecordSlot<RegisteredTools>('registered tools')
+/** The index it searched last; once its record is disposed, the index may go as soon as no other Agent holds it. */
+const CATALOG = new RecordSlot<AgentCatalog>('catalog index')
+
 export class Catalogs {
   private generation = 0
   private readonly indexes: IndexCache
-  /** Each Agent's registered tools, refreshed at its first assembly or search of each generation. */
-  private readonly registered = new WeakMap<Agent, RegisteredTools>()
-  private readonly catalogs = new WeakMap<Agent, AgentCatalog>()
 
-  /** @param attached - the Agents whose indexes must stay cached. */
+  /** @param records - the Agents followed, whose indexes must stay cached. */
   constructor(
     private readonly ctx: Context,
     private readonly rules: CatalogRules,
     private readonly log: OnceLog,
-    attached: () => Iterable<Agent>,
+    private readonly records: AgentRecords,
   ) {
-    const catalogs = this.catalogs
     this.indexes = new IndexCache(function* keys() {
-      for (const agent of attached()) {
-        const catalog = catalogs.get(agent)
+      for (const record of records.all()) {
+        const catalog = record.get(CATALOG)
         if (catalog !== undefined) yield catalog.key
       }
     })
-  }
-
-  /** The Agent is gone: its index may go as soon as no other Agent holds it. */
-  forget(agent: Agent): void {
-    this.registered.delete(agent)
-    this.catalogs.delete(agent)
   }
 
   /** Everything read from the registry so far is stale. */
@@ -77,7 +73,8 @@ export class Catalogs {
    */
   registeredFor(agent: Agent | undefined, assemblyTools?: readonly ToolSchema[]): RegisteredTools {
     const generation = this.generation
-    const kept = agent === undefined ? undefined : this.registered.get(agent)
+    const record = this.records.of(agent)
+    const kept = record?.get(REGISTERED)
     if (kept?.generation === generation) return kept
     let tools: readonly ToolSchema[]
     try {
@@ -90,15 +87,16 @@ export class Catalogs {
       return kept
     }
     const registered = { generation, tools, names: new Set(tools.map(tool => tool.name)) }
-    if (agent !== undefined) this.registered.set(agent, registered)
+    record?.set(REGISTERED, registered)
     return registered
   }
 
   /** The Agent's index for the current catalog generation, kept for it. */
   async catalogOf(agent: Agent | undefined, registered: RegisteredTools): Promise<AgentCatalog> {
-    const kept = agent === undefined ? undefined : this.catalogs.get(agent)
+    const record = this.records.of(agent)
+    const kept = record?.get(CATALOG)
     const catalog = kept?.generation === registered.generation ? kept : await this.build(registered)
-    if (agent !== undefined) this.catalogs.set(agent, catalog)
+    record?.set(CATALOG, catalog)
     return catalog
   }
 

@@ -1,8 +1,7 @@
 /**
  * What one live Agent has selected: the tools its searches and prefetches found, which of them a
- * prefetch found first, and those an eviction took out. Nothing else: what its requests are
- * offered and weigh is kept, per Agent, by the module that works it out (search/catalogs.ts,
- * offer/offering.ts, offer/defer.ts, offer/weight.ts, host/loading.ts, host/agents.ts).
+ * prefetch found first, and those an eviction took out. Nothing else: it lives in the Agent's
+ * record (host/agent-record.ts), beside what each module keeps for the Agent in a slot of its own.
  */
 
 import type { SessionSelection } from '../host/native.ts'

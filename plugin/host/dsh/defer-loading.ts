@@ -16,7 +16,7 @@
  * holding one back costs one request without it.
  */
 
-import type { Agent } from '@deepseek-ai/dsh-agent'
+import { RecordSlot, type AgentRecord } from '../agent-record.ts'
 
 /** A tool schema as an assembly carries it; from 0.1.7 it may carry `deferLoading`. */
 interface OfferedSchema {
@@ -28,28 +28,22 @@ export function defersLoading(schema: OfferedSchema): boolean {
   return (schema as { deferLoading?: unknown }).deferLoading === true
 }
 
-/** Per Agent, the schemas its last request offered, by name. */
-export class LoadingSeries {
-  private readonly sent = new WeakMap<Agent, ReadonlyMap<string, OfferedSchema>>()
+/** The schemas the Agent's last request offered, by name. */
+const SENT = new RecordSlot<ReadonlyMap<string, OfferedSchema>>('schemas last offered')
 
-  /**
-   * The tools a request of `agent` offers: `offered`, less its `deferLoading` tools when the
-   * request may start a declaration series. The definitions are compared only for a request that
-   * has such a tool, which no rc.8 request has.
-   * @returns `offered` itself when nothing is held back.
-   */
-  admit<T extends OfferedSchema>(agent: Agent, offered: readonly T[]): readonly T[] {
-    const before = this.sent.get(agent)
-    const startsSeries = (): boolean => before === undefined || offered.some((tool) => {
-      const kept = before.get(tool.name)
-      return kept !== undefined && kept !== tool && JSON.stringify(kept) !== JSON.stringify(tool)
-    })
-    const admitted = offered.some(defersLoading) && startsSeries() ? offered.filter(tool => !defersLoading(tool)) : offered
-    this.sent.set(agent, new Map(admitted.map(tool => [tool.name, tool])))
-    return admitted
-  }
-
-  forget(agent: Agent): void {
-    this.sent.delete(agent)
-  }
+/**
+ * The tools a request of the Agent offers: `offered`, less its `deferLoading` tools when the
+ * request may start a declaration series. The definitions are compared only for a request that
+ * has such a tool, which no rc.8 request has.
+ * @returns `offered` itself when nothing is held back.
+ */
+export function admitOffered<T extends OfferedSchema>(record: AgentRecord, offered: readonly T[]): readonly T[] {
+  const before = record.get(SENT)
+  const startsSeries = (): boolean => before === undefined || offered.some((tool) => {
+    const kept = before.get(tool.name)
+    return kept !== undefined && kept !== tool && JSON.stringify(kept) !== JSON.stringify(tool)
+  })
+  const admitted = offered.some(defersLoading) && startsSeries() ? offered.filter(tool => !defersLoading(tool)) : offered
+  record.set(SENT, new Map(admitted.map(tool => [tool.name, tool])))
+  return admitted
 }
