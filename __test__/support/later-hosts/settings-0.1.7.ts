@@ -9,8 +9,10 @@
  *   packages/settings/settings/src/index.ts@1503dc9c0576b5cf357718f4cca0f56c0f226a43):
  *   `configure`, `describe`, `update`, `replace`, `mutate` by row id, writes only to volatile
  *   fields and through `configEditor.edit`, and the one-time import of `$DSH_HOME/settings.yaml`
- *   once the loader settles. Reduced to rows whose Config is a flat object (ours is): no nested
- *   form paths, no secret redaction, no `settings/document-updated` event.
+ *   once the loader settles; `settings/document-updated (ns, revision)` when a read or a write
+ *   finds a row's revision moved, a refused revision as a `SettingsConflictError`. Reduced to
+ *   rows whose Config is a flat object (ours is): no nested form paths, no secret redaction, no
+ *   re-read on `configure` or on a config reload.
  * - `configEditor`: zDSH packages/boot/config-editor/src/index.ts@a18d8a996c0e6a0f28f0d65d21966ed46039515e.
  *   Its profile patch file is this emulation's loader row: a row's `config` is the profile's
  *   override, nothing is inherited (our bundle patch sets no config), and an edit is validated by
@@ -18,6 +20,13 @@
  *   editor runs after writing the file).
  * - `profileContext`: zDSH packages/boot/app-boot/src/profile-context.ts@a18d8a996c0e6a0f28f0d65d21966ed46039515e
  *   (`name`, `home`, `dir`, `patchPath`).
+ * - `settingsController`, the host's half of the page's `remote.settings`: zDSH
+ *   packages/api/settings-controller/src/index.ts@1dd6c6a308f1db1d57f6d117d673e73f00072b68.
+ *   `describe` and `mutate` over whatever `settings` service is mounted, read with secrets
+ *   redacted and projected onto the wire view field by field; a refusal raised as a `RemoteError`,
+ *   `settings/conflict` for a stale revision, `settings/rejected` for any other, `gateway/internal`
+ *   with no service. Not emulated: `update`, `replace`, `openSettingsDocument`, the credentials
+ *   namespace, and the typert transport (a test calls the methods in process).
  */
 
 import { existsSync } from 'node:fs'
@@ -26,6 +35,7 @@ import { join } from 'node:path'
 import { Context, Service, resolveConfig, type Fiber } from '@deepseek-ai/cordis'
 import Loader, { type Entry } from '@deepseek-ai/cordis-plugin-loader'
 import type z from '@deepseek-ai/schemastery'
+import { SettingsConflictError, type SettingsNamespace } from '@deepseek-ai/dsh-settings'
 import { parse } from 'yaml'
 
 /** One path edit of a form, as `mutate` takes it. */
@@ -36,11 +46,19 @@ export interface SettingsDescriptor {
   ns: string
   autoGenerate: boolean
   schema: unknown
-  value: Record<string, unknown>
+  value: unknown
   revision: number
-  base: Record<string, unknown>
-  user: Record<string, unknown>
+  base?: unknown
+  user?: unknown
   applies: 'live'
+  secrets?: readonly { readonly path: readonly string[]; readonly set: boolean }[]
+}
+
+/** What the settings controller needs of the mounted `settings` service. */
+export interface SettingsFormsFace {
+  readonly writable: boolean
+  describe(options?: { redactSecrets?: boolean }): readonly SettingsDescriptor[]
+  mutate(ns: string, ops: readonly SettingsPathOp[], expectedRevision?: number): Promise<void>
 }
 
 /** Only these section names are mapped to other row ids by DSH's import (the rest keep their name). */
@@ -94,7 +112,7 @@ export class ConfigEditorEmulation extends Service {
 }
 
 /** emulated `SettingsForms` (settings/src/index.ts@1dd6c6a3): forms of the rows' volatile fields. */
-export class SettingsFormsEmulation extends Service {
+export class SettingsFormsEmulation extends Service implements SettingsFormsFace {
   static inject = ['configEditor', 'profileContext']
   private readonly presentations = new Map<Fiber, { auto?: boolean }>()
   private readonly revisions = new Map<string, { raw: string; revision: number }>()
@@ -114,7 +132,12 @@ export class SettingsFormsEmulation extends Service {
     }
   }
 
-  /** Active rows with at least one volatile field. */
+  /** Every profile accepts form edits. */
+  get writable(): boolean {
+    return true
+  }
+
+  /** Active rows with at least one volatile field; a row whose revision moved is announced. */
   describe(): SettingsDescriptor[] {
     return this.ctx.configEditor.configuration().flatMap(({ entry, inherited, override }) => {
       const schema = this.schema(entry)
@@ -126,6 +149,8 @@ export class SettingsFormsEmulation extends Service {
       const previous = this.revisions.get(entry.options.id)
       const revision = previous === undefined ? 0 : previous.revision + Number(previous.raw !== raw)
       this.revisions.set(entry.options.id, { raw, revision })
+      // The ns is the row id, which 0.1.7 brands as a namespace without checking it.
+      if (previous?.raw !== raw) this.ctx.emit('settings/document-updated', entry.options.id as SettingsNamespace, revision)
       return [{
         ns: entry.options.id,
         autoGenerate: this.presentations.get(fiber)?.auto ?? true,
@@ -170,9 +195,8 @@ export class SettingsFormsEmulation extends Service {
     await this.ctx.configEditor.edit(entry, (raw, inherited) => {
       const descriptor = this.describe().find(row => row.ns === ns)
       if (descriptor === undefined) throw new Error(`Plugin entry "${ns}" is no longer configurable`)
-      if (expected !== undefined && descriptor.revision !== expected) {
-        throw new Error(`settings namespace "${ns}" changed since it was read (expected revision ${expected}, now ${descriptor.revision})`)
-      }
+      // rc.8's class: 0.1.7 declares one of the same shape (code, expected, actual, message).
+      if (expected !== undefined && descriptor.revision !== expected) throw new SettingsConflictError(ns as SettingsNamespace, expected, descriptor.revision)
       const next = change(pick(raw, keys), pick(inherited, keys))
       for (const key of Object.keys(next)) {
         if (!keys.includes(key)) throw new Error(`Config field "${key}" is not volatile`)
@@ -180,6 +204,7 @@ export class SettingsFormsEmulation extends Service {
       const ordinary = Object.fromEntries(Object.entries(raw).filter(([key]) => !keys.includes(key)))
       return { ...ordinary, ...next }
     })
+    this.describe()
   }
 
   /** DSH's own import of the old settings document: renamed first, then each section by name. */
@@ -253,4 +278,88 @@ export async function addRow(ctx: Context, id: string, module: object, config: R
 /** The mounted settings service, as the emulation types it (the rc.8 types declare another). */
 export function settingsForms(ctx: Context): SettingsFormsEmulation {
   return ctx.get('settings') as unknown as SettingsFormsEmulation
+}
+
+/** `SettingsNamespaceView` (zDSH packages/settings/settings/src/types.ts@a18d8a996c0e6a0f28f0d65d21966ed46039515e): one row on the wire. */
+export interface SettingsNamespaceView {
+  readonly ns: string
+  readonly autoGenerate: boolean
+  readonly schema: unknown
+  readonly value: unknown
+  readonly base?: unknown
+  readonly user?: unknown
+  readonly applies: 'live'
+  readonly secrets: readonly { readonly path: readonly string[]; readonly set: boolean }[]
+  readonly revision: number
+}
+
+/** `SettingsDescribeValue` (same file): what `remote.settings.describe()` answers. */
+export interface SettingsDescribeValue {
+  readonly writable: boolean
+  readonly hasDocument: boolean
+  readonly namespaces: readonly SettingsNamespaceView[]
+}
+
+/** A refusal as the host's remote raises it (dsh-typert-protocol's `RemoteError`: a code, a message, data). */
+export class RemoteError extends Error {
+  constructor(readonly code: string, message: string, readonly data: Readonly<Record<string, unknown>> = {}) {
+    super(message)
+    this.name = 'RemoteError'
+  }
+}
+
+/**
+ * emulated `SettingsController` (settings-controller/src/index.ts@1dd6c6a3): the host's
+ * `remote.settings` namespace over the `settings` service `served` finds at each call.
+ */
+export class SettingsControllerEmulation {
+  constructor(private readonly served: () => SettingsFormsFace | undefined) {}
+
+  describe(): SettingsDescribeValue {
+    const settings = this.provider()
+    return { writable: settings.writable, hasDocument: true, namespaces: settings.describe({ redactSecrets: true }).map(namespaceView) }
+  }
+
+  /** Path edits of one row, answered with the row's view after them. */
+  async mutate(ns: string, ops: readonly SettingsPathOp[], expectedRevision: number | undefined): Promise<SettingsNamespaceView> {
+    if (ns.length === 0) throw new RemoteError('gateway/bad-request', 'settings.mutate needs a namespace')
+    const settings = this.provider()
+    try {
+      await settings.mutate(ns, ops, expectedRevision)
+    } catch (error) {
+      throw refusal(ns, error)
+    }
+    const descriptor = settings.describe({ redactSecrets: true }).find(candidate => candidate.ns === ns)
+    if (descriptor === undefined) throw new RemoteError('gateway/internal', `settings namespace "${ns}" went away after the write`)
+    return namespaceView(descriptor)
+  }
+
+  private provider(): SettingsFormsFace {
+    const settings = this.served()
+    if (settings === undefined) throw new RemoteError('gateway/internal', 'no settings service is mounted on this host')
+    return settings
+  }
+}
+
+/** The descriptor's wire members, and nothing else it may carry. */
+function namespaceView(descriptor: SettingsDescriptor): SettingsNamespaceView {
+  return {
+    ns: String(descriptor.ns),
+    autoGenerate: descriptor.autoGenerate,
+    schema: descriptor.schema,
+    value: descriptor.value,
+    ...descriptor.base === undefined ? {} : { base: descriptor.base },
+    ...descriptor.user === undefined ? {} : { user: descriptor.user },
+    applies: descriptor.applies,
+    secrets: (descriptor.secrets ?? []).map(secret => ({ path: [...secret.path], set: secret.set })),
+    revision: descriptor.revision,
+  }
+}
+
+/** A stale writer is told apart by the error's shape (`code: 'SETTINGS_CONFLICT'`, both revisions), as the controller does. */
+function refusal(ns: string, error: unknown): RemoteError {
+  const text = error instanceof Error ? error.message : String(error)
+  const { code, expected, actual } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>
+  if (code === 'SETTINGS_CONFLICT' && typeof expected === 'number' && typeof actual === 'number') return new RemoteError('settings/conflict', text, { ns, expected, actual })
+  return new RemoteError('settings/rejected', text, { ns })
 }
