@@ -11,11 +11,11 @@
  *   a superseded write's answer, else by the snapshot's; a refused write re-reads the Host and
  *   resolves false, an accepted one folds the Host's answer into the mirror and resolves true, and
  *   a transport failure rejects. Not emulated: the check of the value against the wire schema.
- * - `remote.settings.mutate(ns, ops, expectedRevision)`, positional, answering `{ok: true, value}`
- *   or `{ok: false, error}` with the codes `settings/conflict` and `settings/rejected`:
- *   packages/api/settings-controller/src/index.ts@1dd6c6a308f1db1d57f6d117d673e73f00072b68, read
- *   on the client in config-form.ts above. The mirror re-reads on the forwarded
- *   `settings/document-updated`: packages/client/ui-settings/src/client/index.ts@a18d8a996c0e6a0f28f0d65d21966ed46039515e.
+ * - `remote.settings.describe()` and `.mutate(ns, ops, expectedRevision)`, positional, as the page
+ *   reads them in config-form.ts above: a write answers `{ok: true, value}`, or `{ok: false, error}`
+ *   with the code of the host's refusal (`settings/conflict`, `settings/rejected`). The mirror
+ *   re-reads on the forwarded `settings/document-updated`:
+ *   packages/client/ui-settings/src/client/index.ts@a18d8a996c0e6a0f28f0d65d21966ed46039515e.
  * - `connection` without `api`: packages/client/connection/src/client/index.ts@a18d8a996c0e6a0f28f0d65d21966ed46039515e.
  *   No `settingsScope`, no `settings.plugin.item`.
  * - The Plugin Manager's `plugins.row.config` (keyed `<package>#<row id>`, owner props
@@ -25,45 +25,33 @@
  * - Combo serving of client bundles: packages/client/modules/src/index.ts@a18d8a996c0e6a0f28f0d65d21966ed46039515e
  *   (`prepareSource`, `buildComboScript`), in {@link comboScript}.
  *
- * Behind the emulated remote stands the REAL rc.8 host settings service holding the plugin's
- * section. 0.1.7 serves the row's `.volatile()` Config fields under the row id instead (that host
- * side is not emulated here); it holds the same fields with the same validation, revision fence
- * and all-or-nothing mutate, so the remote serves the rc.8 section under the row id.
+ * Behind the remote stands the host's `settingsController` (emulated from
+ * packages/api/settings-controller/src/index.ts@1dd6c6a308f1db1d57f6d117d673e73f00072b68, in
+ * support/later-hosts/settings-0.1.7.ts) over whichever settings service the in-process host
+ * mounts: DSH 0.1.7's `SettingsForms` (emulated in the same file) serving the row's `.volatile()`
+ * Config fields by row id; or else rc.8's REAL settings service, whose `tool-search` section is
+ * then served under the row id (it holds the same fields with the same validation, revision fence
+ * and all-or-nothing mutate).
  */
 
 import { Context, Service } from '@deepseek-ai/cordis'
-import { SettingsConflictError, settingsNamespace, type SettingsDescriptor } from '@deepseek-ai/dsh-settings'
+import { settingsNamespace, type SettingsProvider } from '@deepseek-ai/dsh-settings'
 import { PLUGIN_ID, SETTINGS_NAMESPACE } from '../../../plugin/contract.ts'
 import type { ConfigForm, ScopeSnapshot, SettingsPathOp, ToolSearchSection } from '../../../plugin/client/host.ts'
+import { RemoteError, SettingsControllerEmulation, SettingsFormsEmulation, type SettingsDescribeValue, type SettingsFormsFace, type SettingsNamespaceView } from '../../support/later-hosts/settings-0.1.7.ts'
 import type { SettingsPlane, WriteRequest } from './settings-transport.ts'
 
 /** The slots 0.1.7's Plugin Manager declares that take a plugin's configuration by key. */
 export const LATER_CONFIG_SLOTS = ['plugins.row.config', 'plugins.bundle.config'] as const
 
-/** `SettingsNamespaceView` (0.1.7, dsh-settings/types), the members the card's form reads. */
-interface NamespaceView {
-  readonly ns: string
-  readonly value: unknown
-  readonly base?: unknown
-  readonly user?: unknown
-  readonly revision: number
-}
-
-/** `SettingsDescribeValue` (0.1.7). */
-interface DescribeValue {
-  readonly writable: boolean
-  readonly hasDocument: boolean
-  readonly namespaces: readonly NamespaceView[]
-}
-
-type RemoteAnswer = { ok: true; value: NamespaceView } | { ok: false; error: { code: string; message: string } }
+type RemoteAnswer = { ok: true; value: SettingsNamespaceView } | { ok: false; error: { code: string; message: string } }
 
 /**
- * `remote.settings` as 0.1.7's page reaches it, over the in-process host's settings service.
+ * `remote.settings` as 0.1.7's page reaches it, over the in-process host's settings controller.
  * @param access - `write`: a loopback page over a writable document; `read`: a document DSH cannot
  *   write; `memory`: a remote page, which 0.1.7 keeps off the settings plane.
- * @param rowId - the row id the plugin's settings are served under; another than the plugin's own
- *   stands for a host that does not serve the plugin's row.
+ * @param rowId - the row id rc.8's section is served under; another than the plugin's own stands
+ *   for a host that does not serve the plugin's row. (0.1.7's `SettingsForms` names its rows itself.)
  */
 export class LaterSettingsRemote {
   /** Every `mutate` call, as `{ns, ops, expectedRevision}`. */
@@ -73,9 +61,11 @@ export class LaterSettingsRemote {
   /** Fail the next mutate calls without reaching the host (a dropped connection). */
   unreachable = 0
   private readonly listeners = new Set<() => void>()
+  private readonly controller: SettingsControllerEmulation
 
-  constructor(private readonly host: Context, readonly access: 'write' | 'read' | 'memory' = 'write', private readonly rowId: string = PLUGIN_ID) {
-    // As on the rc.8 page: the notice comes just before the host commits, the re-read after it.
+  constructor(host: Context, readonly access: 'write' | 'read' | 'memory' = 'write', rowId: string = PLUGIN_ID) {
+    this.controller = new SettingsControllerEmulation(() => servedSettings(host, rowId))
+    // rc.8 sends the notice just before it commits, 0.1.7 once it has: the re-read waits a turn.
     host.on('settings/document-updated', () => {
       queueMicrotask(() => {
         if (this.follow) for (const listener of [...this.listeners]) listener()
@@ -89,10 +79,10 @@ export class LaterSettingsRemote {
     return () => { this.listeners.delete(listener) }
   }
 
-  async describe(): Promise<DescribeValue> {
+  async describe(): Promise<SettingsDescribeValue> {
     await Promise.resolve()
-    const namespaces = this.host.settings.describe({ redactSecrets: true }).filter(entry => entry.ns === SETTINGS_NAMESPACE).map(entry => rowView(entry, this.rowId))
-    return { writable: this.access === 'write', hasDocument: true, namespaces }
+    const described = this.controller.describe()
+    return { ...described, writable: described.writable && this.access === 'write' }
   }
 
   async mutate(ns: string, ops: readonly SettingsPathOp[], expectedRevision: number | undefined): Promise<RemoteAnswer> {
@@ -102,26 +92,39 @@ export class LaterSettingsRemote {
       this.unreachable -= 1
       throw new TypeError('Failed to fetch')
     }
-    if (ns !== this.rowId) return { ok: false, error: { code: 'settings/rejected', message: `No configurable plugin entry "${ns}"` } }
     if (this.access !== 'write') return { ok: false, error: { code: 'settings/rejected', message: 'the settings document is read-only' } }
     try {
-      await this.host.settings.mutate(settingsNamespace(SETTINGS_NAMESPACE), ops, expectedRevision)
+      return { ok: true, value: await this.controller.mutate(ns, ops, expectedRevision) }
     } catch (error) {
-      const code = error instanceof SettingsConflictError ? 'settings/conflict' : 'settings/rejected'
-      return { ok: false, error: { code, message: error instanceof Error ? error.message : String(error) } }
+      if (error instanceof RemoteError) return { ok: false, error: { code: error.code, message: error.message } }
+      throw error
     }
-    return { ok: true, value: rowView(this.host.settings.describe({ redactSecrets: true }).find(entry => entry.ns === SETTINGS_NAMESPACE)!, this.rowId) }
   }
 }
 
-/** The plugin's rc.8 section as 0.1.7 serves the row's form: under the row id. */
-function rowView(descriptor: SettingsDescriptor, rowId: string): NamespaceView {
-  return { ns: rowId, value: descriptor.value, base: descriptor.base, user: descriptor.user, revision: descriptor.revision }
+/** The host's settings service as 0.1.7's controller reaches it (see the module comment). */
+function servedSettings(host: Context, rowId: string): SettingsFormsFace | undefined {
+  const service: unknown = host.get('settings')
+  if (service === undefined || service instanceof SettingsFormsEmulation) return service
+  return sectionAsRow(service as SettingsProvider, rowId)
+}
+
+/** rc.8's service seen as 0.1.7's: the plugin's section served as the row `rowId`, nothing else. */
+function sectionAsRow(settings: SettingsProvider, rowId: string): SettingsFormsFace {
+  return {
+    writable: settings.writable,
+    // rc.8 has no page policy: the default 0.1.7 reports for a row that set none.
+    describe: options => settings.describe(options).filter(entry => entry.ns === SETTINGS_NAMESPACE).map(entry => ({ ...entry, ns: rowId, autoGenerate: true, applies: 'live' })),
+    mutate: async (ns, ops, expectedRevision) => {
+      if (ns !== rowId) throw new Error(`No configurable plugin entry "${ns}"`)
+      await settings.mutate(settingsNamespace(SETTINGS_NAMESPACE), ops, expectedRevision)
+    },
+  }
 }
 
 /** The shared describe mirror every form derives from. */
 class DescribeMirror {
-  view: DescribeValue | undefined
+  view: SettingsDescribeValue | undefined
   private readonly listeners = new Set<() => void>()
   private first: Promise<void> | undefined
 
@@ -143,7 +146,7 @@ class DescribeMirror {
   }
 
   /** Fold a write's answer in without a read. */
-  acceptView(view: NamespaceView): void {
+  acceptView(view: SettingsNamespaceView): void {
     if (this.view === undefined) return
     this.view = { ...this.view, namespaces: this.view.namespaces.map(held => (held.ns === view.ns ? view : held)) }
     this.publish()
@@ -154,9 +157,12 @@ class DescribeMirror {
   }
 }
 
+/** `ConfigFormSnapshot` (0.1.7): the card's snapshot, with the row's inherited and own layers. */
+type FormSnapshot = ScopeSnapshot<ToolSearchSection> & { readonly base: unknown; readonly user: unknown }
+
 /** One row's `ConfigForm`. */
 class EmulatedConfigForm implements ConfigForm<ToolSearchSection> {
-  private snapshot: ScopeSnapshot<ToolSearchSection> & { readonly base: unknown; readonly user: unknown }
+  private snapshot: FormSnapshot
   private readonly listeners = new Set<() => void>()
   private tail: Promise<unknown> = Promise.resolve()
   private generation = 0
@@ -170,7 +176,7 @@ class EmulatedConfigForm implements ConfigForm<ToolSearchSection> {
     }
   }
 
-  getSnapshot(): ScopeSnapshot<ToolSearchSection> {
+  getSnapshot(): FormSnapshot {
     return this.snapshot
   }
 
