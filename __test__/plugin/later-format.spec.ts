@@ -65,7 +65,7 @@ describe('the emulated readers', () => {
       [turn([settle(PTC[1])]), 'tool/code-dispatch has no unique start', 'PTC dispatch has no unique start'],
       [turn([start(PTC[0]), settle(PTC[1]), start(PTC[0]), settle(PTC[1])]), 'tool/code-dispatch-start repeats subCallId', 'PTC dispatch repeats subCallId'],
       [turn([start(PTC[0]), settle(PTC[1], 'r:1', { arguments: { query: 'other' } })]), 'tool/code-dispatch does not match its start', 'PTC dispatch does not match its start'],
-      // v3 checks the released rules over the old names (compat-session.md §2.3).
+      // v3 checks the released rules over the old names (docs/dsh-versions.md, "Session log").
       [[{ ...start(PTC[0]), seq: 0 }, { ...settle(PTC[1]), seq: 1 }], 'tool/code-dispatch-start is outside an open turn', 'tool/ptc-dispatch-start is outside an open turn'],
     ]
     for (const [events, v3, v4] of cases) {

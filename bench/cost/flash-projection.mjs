@@ -2,7 +2,7 @@
 // a session whose request bodies the real DSH 0.1.0-rc.8 sent. The route is the default catalog's
 // `deepseek-flash` (`toolUpdate: 'addition-only'`, `systemPromptUpdate: 'in-history'`;
 // zsagi1368/deepseek-harness-zDSH packages/llm/llm-deepseek/src/models.ts@a18d8a996c0e6a0f28f0d65d21966ed46039515e).
-// Sources of what changes, all in compat-session.md §5:
+// Sources of what changes (docs/dsh-versions.md, "PTC", lists them too):
 // - the agent loop logs, when a request's tools name a tool the request before did not, a
 //   developer message of `tool-addition` blocks after the conversation so far, and the header
 //   that redeclares a kept tool with another definition starts a new declaration series

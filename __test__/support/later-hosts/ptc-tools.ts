@@ -1,6 +1,6 @@
 /**
  * Emulated: DSH 0.1.5+'s programmatic tool calling (PTC), which renamed rc.8's Code Mode, on the
- * real rc.8 `dsh-tools` and worker-thread code runtime. Sources (compat-ptc-web.md §1):
+ * real rc.8 `dsh-tools` and worker-thread code runtime. Sources (docs/dsh-versions.md, "PTC", lists them too):
  * zsagi1368/deepseek-harness-zDSH packages/core/tools/src/index.ts@1dd6c6a308f1db1d57f6d117d673e73f00072b68
  * (the `tools` row's mode `native | ptc | both`, the runtime read as `ctx.get('ptcRuntime')`, the
  * sections `tools:ptc-only` and `tools:sdk`), packages/core/tools/src/ptc.ts@a18d8a996c0e6a0f28f0d65d21966ed46039515e

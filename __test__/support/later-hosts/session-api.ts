@@ -5,7 +5,7 @@
  * packages/core/session/src/index.ts@7523ee098993547b71ab71f724d658e9365388db, 0.2.1-alpha.1),
  * and for alpha.4 a fork's merge note, jsjm1986/CoHarness
  * .agents/notes/implemented/architecture/2026-09-03-selective-upstream-alpha4-alpha5-sync.md@dd530cc351472f57b705e71b08ba030d75255013
- * (compat-session.md §1.1).
+ * (docs/dsh-versions.md, "Session log").
  *
  * There is no `events` getter: `seq` (rc.8 has it already), `eventAt(seq)`, `snapshotEvents(from,
  * to)` (a frozen array from seq 0, a fork's inherited prefix included), `ownEvents()` (without

@@ -15,7 +15,7 @@
  *   (streamed `assistant/chunk` events folded into the message), session-format-v2-to-v3/src/migration.ts@30f71de5f3360c607ce8eaa5262c0cac5df7f1fb
  *   (`tool/code-dispatch(-start)` renamed `tool/ptc-dispatch(-start)`, nothing synthesized or dropped),
  *   session-format-v3-to-v4/src/tool-role.ts@a18d8a996c0e6a0f28f0d65d21966ed46039515e (`tool/result` lifted).
- * The facts are gathered in the notes' compat-session.md §2.
+ * docs/dsh-versions.md, "Session log", says what these emulations show.
  *
  * Emulated: event vocabularies, the dispatch events' keys and content kinds, the dispatch
  * relationships (an open turn, start before settle, the same ids, name and arguments, a sub-call

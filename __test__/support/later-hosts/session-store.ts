@@ -3,8 +3,8 @@
  * real rc.8 store and its JSONL persistence. Sources: the readers in session-format.ts, and
  * zsagi1368/deepseek-harness-zDSH packages/session/session-format-catalog/src/generated.ts@1dd6c6a308f1db1d57f6d117d673e73f00072b68
  * (a stored log is migrated to the current format and checked before it is restored, with the
- * installed `KNOWN_SESSION_EVENT_TYPES`; a refusal leaves the file unchanged), compat-session.md
- * §1.4 and §2.
+ * installed `KNOWN_SESSION_EVENT_TYPES`; a refusal leaves the file unchanged); docs/dsh-versions.md,
+ * "Session log", says what the emulation shows.
  *
  * Two parts:
  * - the vocabulary: `KNOWN_SESSION_EVENT_TYPES`, rc.8's own `Set` (read by rc.8's loader and by

@@ -1,5 +1,5 @@
 /**
- * DSH's own deferral, from 0.1.7 (compat-session.md §5): a tool schema may carry
+ * DSH's own deferral, from 0.1.7 (docs/dsh-versions.md, "PTC", names the source files): a tool schema may carry
  * `deferLoading: true`, and on a route that declares `toolUpdate` (the default catalog's
  * `deepseek-flash`: `addition-only`) DSH activates such a tool only through a later
  * `tool-addition`, which its loop logs when a request header names a tool the header before it did

@@ -3,7 +3,7 @@
  * Mode: the tools row's mode is `native | code | both`, the runtime is the `codeRuntime`
  * service, the program-only rule is the prompt section `tools:code-only`, a program's calls are
  * `<run_code call>:code:<n>`. From 0.1.5 it is PTC: `native | ptc | both`, `ptcRuntime`,
- * `tools:ptc-only`, `<run_code call>:ptc:<n>` (compat-ptc-web.md §1; zsagi1368/deepseek-harness-zDSH
+ * `tools:ptc-only`, `<run_code call>:ptc:<n>` (docs/dsh-versions.md, "PTC"; zsagi1368/deepseek-harness-zDSH
  * packages/core/tools/src/index.ts and ptc.ts@1dd6c6a308f1db1d57f6d117d673e73f00072b68).
  *
  * The plugin reads none of those names from configuration: it tells a presentation from what an

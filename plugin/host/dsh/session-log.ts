@@ -13,7 +13,7 @@
  * loaded, so the spelling is taken from the vocabulary the running DSH's loader admits,
  * `KNOWN_SESSION_EVENT_TYPES`. The v3 and v4 readers also refuse a settle without a start that
  * has the same ids, name and arguments, and a sub-call id seen before anywhere in the log, a
- * fork's inherited prefix included (compat-session.md §2.1 and §2.5).
+ * fork's inherited prefix included (docs/dsh-versions.md, "Session log", names the source files).
  */
 
 import { KNOWN_SESSION_EVENT_TYPES, type Session } from '@deepseek-ai/dsh-session'
