@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Which ranking rules earn their place: the hybrid ranking's R@5 on every set and part of
-// `pnpm eval`, as shipped and with each rule turned off in turn (examples/ablation.rs says which).
+// `pnpm eval`, and R@1 of its literal-phrase check (every server's own catalog pooled, and among
+// every server), as shipped and with each rule turned off in turn (examples/ablation.rs says which).
 // The rules are parameters of the Rust core, so the ranking runs there, without Node: this script
 // writes the sets, the union included, to a scratch directory and runs the example on them.
 //
@@ -17,6 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { evalSets } from './lib/eval-sets.mjs'
+import { LITERAL_MIXED, literalSets } from './lib/literal-sets.mjs'
 import { modelFile } from './lib/model.mjs'
 import { repoPath } from './lib/repo.mjs'
 
@@ -29,8 +31,12 @@ const cache = process.env.DSH_TOOL_SEARCH_CACHE ?? join(tmpdir(), 'dsh-tool-sear
 const dir = mkdtempSync(join(tmpdir(), 'dsh-tool-search-ablation-'))
 try {
   const listed = []
-  for (const { id, whole, catalog, requests } of evalSets()) {
-    listed.push(JSON.stringify({ id }))
+  // Each set is a column of R@5 of its own; the literal-phrase sets are R@1, each server's own
+  // catalog pooled into one column.
+  /** @type {(import('./lib/eval-sets.mjs').EvalSet & {column?: string, k?: number})[]} */
+  const sets = [...evalSets(), ...literalSets().map((set) => ({ ...set, column: set.id === LITERAL_MIXED ? set.id : 'literal-own', k: 1 }))]
+  for (const { id, whole, catalog, requests, column = id, k = 5 } of sets) {
+    listed.push(JSON.stringify({ id, column, k }))
     writeFileSync(join(dir, `${id}.catalog.json`), JSON.stringify(catalog))
     const lines = requests.map(({ query, relevant, part }) => JSON.stringify({ query, relevant, part: whole ? 'all' : part }))
     writeFileSync(join(dir, `${id}.requests.jsonl`), `${lines.join('\n')}\n`)

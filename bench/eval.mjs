@@ -9,15 +9,18 @@
 // default limit (the weak-match floor, then the leader cut): tools per search, and the share of
 // them that are relevant. A source's dev part is what ranking choices may be tuned on; its held part
 // (a fixed 30% of requests, by a hash of the id) and the sources kept whole (BFCL live, AgentDojo)
-// never are.
+// never are. The literal-phrase check (lib/literal-sets.mjs) ranks, for each tool described in
+// Chinese, four characters of its description that no other tool holds: over each such server's
+// own catalog, all of them pooled, and among every recorded server's tools; its figure is R@1.
 // `--json` prints the figures as JSON only. The core decides what loads; it reads the parameters
-// (the floor, the leader share) from the built plugin (dist/; `pnpm benchmark` builds it, `pnpm
-// run build:plugin` does).
+// (the floor, the leader share) and the rule from the built plugin (dist/; `pnpm benchmark` builds
+// it, `pnpm run build:plugin` does).
 import { fileURLToPath } from 'node:url'
 import { ToolIndex } from '../index.js'
 import { built, queryOf } from './lib/built.mjs'
 import { requestMetrics, stepMetrics, summarize, summarizeFirstSteps, summarizeLoads } from './lib/eval-metrics.mjs'
 import { evalSets } from './lib/eval-sets.mjs'
+import { LITERAL_MIXED as MIXED, literalSets } from './lib/literal-sets.mjs'
 import { evalLines } from './report/eval-report.mjs'
 
 /**
@@ -72,7 +75,7 @@ const partFigures = (rows) => ({ ...summarize(rows), ...summarizeLoads(rows), ..
  * @param {Ranking} ranking
  * @param {number} sample - requests, and catalog names searched for exact-name recall, at most.
  */
-async function rankSet({ catalog, requests, whole, devOnly = false }, ranking, sample) {
+async function rankSet({ catalog, requests }, ranking, sample) {
   const index = await indexOf(catalog, ranking)
   const rows = []
   for (const { query, relevant, steps, part } of requests.slice(0, sample)) {
@@ -82,12 +85,34 @@ async function rankSet({ catalog, requests, whole, devOnly = false }, ranking, s
   }
   const named = catalog.slice(0, sample)
   const exactHits = named.filter(({ name }) => index.search(name, 1)[0]?.name === name).length
-  /** @type {RankingFigures} */
-  const figures = { exactNameR1: Math.round((exactHits / named.length) * 1000) / 1000, all: partFigures(rows) }
-  if (!whole) figures.dev = partFigures(rows.filter((row) => row.part === 'dev'))
-  if (!whole && !devOnly) figures.held = partFigures(rows.filter((row) => row.part === 'held'))
-  return { tools: index.size, figures }
+  return { tools: index.size, rows, named: named.length, exactHits }
 }
+
+/**
+ * A set's figures for one ranking from its ranked requests (see `rankSet`).
+ * @param {{whole: boolean, devOnly?: boolean}} set @param {Awaited<ReturnType<typeof rankSet>>} ranked
+ * @returns {RankingFigures}
+ */
+function setFigures({ whole, devOnly = false }, { rows, named, exactHits }) {
+  /** @type {RankingFigures} */
+  const figures = { exactNameR1: Math.round((exactHits / named) * 1000) / 1000, all: partFigures(rows) }
+  const [dev, held] = [rows.filter((row) => row.part === 'dev'), rows.filter((row) => row.part === 'held')]
+  // A literal-phrase set of a server with few tools may have no request in a part.
+  if (!whole && dev.length > 0) figures.dev = partFigures(dev)
+  if (!whole && !devOnly && held.length > 0) figures.held = partFigures(held)
+  return figures
+}
+
+/**
+ * Several sets' ranked requests as one: their rows and exact names together.
+ * @param {Awaited<ReturnType<typeof rankSet>>[]} ranked
+ */
+const pooled = (ranked) => ({
+  tools: ranked.reduce((sum, { tools }) => sum + tools, 0),
+  rows: ranked.flatMap(({ rows }) => rows),
+  named: ranked.reduce((sum, { named }) => sum + named, 0),
+  exactHits: ranked.reduce((sum, { exactHits }) => sum + exactHits, 0),
+})
 
 /**
  * Every set, ranked both ways. `defaultRanking` is what an index gets without options, as the
@@ -97,12 +122,25 @@ async function rankSet({ catalog, requests, whole, devOnly = false }, ranking, s
  * @returns {Promise<import('./lib/eval-figures.mjs').EvalResults>}
  */
 export async function runEval(sample = Infinity) {
+  /** @type {import('./lib/eval-figures.mjs').SetFigures[]} */
   const sets = []
-  for (const set of evalSets()) {
-    const lexical = await rankSet(set, 'lexical', sample)
-    const hybrid = await rankSet(set, 'hybrid', sample)
-    sets.push({ id: set.id, label: set.label, whole: set.whole, devOnly: set.devOnly ?? false, tools: lexical.tools, lexical: lexical.figures, hybrid: hybrid.figures })
+  /** @param {import('./lib/eval-sets.mjs').EvalSet} set @param {Record<Ranking, Awaited<ReturnType<typeof rankSet>>>} ranked */
+  const report = (set, { lexical, hybrid }) => sets.push({
+    id: set.id, label: set.label, whole: set.whole, devOnly: set.devOnly ?? false, ...(set.literal ? { literal: true } : {}),
+    tools: lexical.tools, lexical: setFigures(set, lexical), hybrid: setFigures(set, hybrid),
+  })
+  const rankBoth = async (/** @type {import('./lib/eval-sets.mjs').EvalSet} */ set) => ({ lexical: await rankSet(set, 'lexical', sample), hybrid: await rankSet(set, 'hybrid', sample) })
+  for (const set of evalSets()) report(set, await rankBoth(set))
+  const literal = literalSets()
+  const ownRanked = []
+  for (const set of literal.filter(({ id }) => id !== MIXED)) {
+    const ranked = await rankBoth(set)
+    report(set, ranked)
+    ownRanked.push(ranked)
   }
+  report({ id: 'literal-own', label: 'Literal phrases, each server\'s own catalog', whole: false, literal: true, catalog: [], requests: [] },
+    { lexical: pooled(ownRanked.map(({ lexical }) => lexical)), hybrid: pooled(ownRanked.map(({ hybrid }) => hybrid)) })
+  for (const set of literal.filter(({ id }) => id === MIXED)) report(set, await rankBoth(set))
   return { defaultRanking: ToolIndex.fromJson('[]').ranking, sets }
 }
 

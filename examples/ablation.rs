@@ -12,8 +12,10 @@
 //! shipped ranking with that transformer in place of the trained one.
 //!
 //! `SETS_DIR/sets.jsonl` lists the sets (`{id}`, in `pnpm eval`'s order), each with `<id>.catalog.json` and
-//! `<id>.requests.jsonl` (`{query, relevant, part}`) beside it. The shipped row must equal
-//! `pnpm eval`'s hybrid R@5: both search for 10 tools with the native default (a filled page).
+//! `<id>.requests.jsonl` (`{query, relevant, part}`) beside it. A set may name a `column` it
+//! shares with others (their requests are pooled, each ranked over its own set's catalog) and
+//! the `k` of its R@k (5 unless it says). The shipped row must equal `pnpm eval`'s hybrid figures:
+//! both search for 10 tools with the native default (a filled page).
 
 /// Built with the boundary on, the program only says how to run it: using the crate would then
 /// need symbols only Node has.
@@ -34,7 +36,7 @@ mod ablation {
     use std::sync::Arc;
 
     use dsh_tool_search::{
-        set_vector_cache, Contextual, Glossary, Index, Json, Model, Params, Searcher, SemanticModel,
+        set_vector_cache, Contextual, Glossary, Index, Json, Model, Node, Params, Searcher, SemanticModel,
     };
 
     /// One way of ranking: the shipped one, or the shipped one with one rule off.
@@ -101,11 +103,16 @@ mod ablation {
             .map(|path| Arc::new(Contextual::from_file(Path::new(path)).expect("the untrained transformer")));
         let variants: Vec<Variant> =
             variants().into_iter().filter(|variant| !variant.untrained || untrained.is_some()).collect();
-        let mut columns = Vec::new();
-        let mut rows = vec![Vec::new(); variants.len()];
+        // Per column: its name, each variant's summed recall, and how many requests it pools.
+        let mut columns: Vec<(String, Vec<f64>, usize)> = Vec::new();
         for line in read(&sets.join("sets.jsonl")).lines().filter(|line| !line.trim().is_empty()) {
             let json = Json::parse(line).expect("a JSON line");
             let id = json.get_str(json.root(), "id").expect("a set's id").to_string();
+            let column = json.get_str(json.root(), "column").unwrap_or(&id).to_string();
+            let k = match json.get(json.root(), "k").map(|k| json.node(k)) {
+                Some(Node::Number(k)) => *k as usize,
+                _ => 5,
+            };
             let catalog = read(&sets.join(format!("{id}.catalog.json")));
             let requests = requests(&read(&sets.join(format!("{id}.requests.jsonl"))));
             let indexes: Vec<Index> = variants
@@ -125,19 +132,33 @@ mod ablation {
                     index
                 })
                 .collect();
-            for (part, recalls) in recall_by_part(&variants, &indexes, &requests) {
-                columns.push(format!("{id} {part}"));
-                for (row, recall) in rows.iter_mut().zip(recalls) {
-                    row.push(recall);
+            for (part, sums, count) in recall_by_part(&variants, &indexes, &requests, k) {
+                let name = if k == 5 { format!("{column} {part}") } else { format!("{column} {part} R@{k}") };
+                match columns.iter_mut().find(|(known, _, _)| *known == name) {
+                    Some((_, pooled, pooled_count)) => {
+                        pooled.iter_mut().zip(sums).for_each(|(pooled, sum)| *pooled += sum);
+                        *pooled_count += count;
+                    }
+                    None => columns.push((name, sums, count)),
                 }
             }
             eprintln!("ablation: {id} done");
         }
-        print_table(&variants, &columns, &rows);
+        let names: Vec<String> = columns.iter().map(|(name, _, _)| name.clone()).collect();
+        let rows: Vec<Vec<f64>> = (0..variants.len())
+            .map(|variant| columns.iter().map(|(_, sums, count)| sums[variant] / *count as f64).collect())
+            .collect();
+        print_table(&variants, &names, &rows);
     }
 
-    /// Mean R@5 of each variant's index, per part of the requests (parts in name order).
-    fn recall_by_part(variants: &[Variant], indexes: &[Index], requests: &[Request]) -> Vec<(String, Vec<f64>)> {
+    /// Each variant's summed R@k over the requests of each part (parts in name order), and how
+    /// many requests the part holds.
+    fn recall_by_part(
+        variants: &[Variant],
+        indexes: &[Index],
+        requests: &[Request],
+        k: usize,
+    ) -> Vec<(String, Vec<f64>, usize)> {
         let mut parts: Vec<&str> = requests.iter().map(|request| request.part.as_str()).collect();
         parts.sort_unstable();
         parts.dedup();
@@ -159,12 +180,12 @@ mod ablation {
                         let found = request
                             .relevant
                             .iter()
-                            .filter(|name| hits.iter().take(5).any(|hit| hit.name == name.as_str()))
+                            .filter(|name| hits.iter().take(k).any(|hit| hit.name == name.as_str()))
                             .count();
                         *sum += found as f64 / request.relevant.len() as f64;
                     }
                 }
-                (part.to_string(), sums.iter().map(|sum| sum / requests.len() as f64).collect())
+                (part.to_string(), sums, requests.len())
             })
             .collect()
     }

@@ -22,7 +22,7 @@ function part(id: string, ranking: Ranking, name: 'all' | 'dev' | 'held') {
 }
 
 describe('the labelled sets', () => {
-  it('are all there, whole: six sources, their union, and the bilingual set, the multi-step set and the written MCP requests in each language', () => {
+  it('are all there, whole: six sources, their union, the bilingual set, the multi-step set and the written MCP requests in each language, and the literal phrases', () => {
     expect(sets.map(({ id, tools, lexical }) => [id, tools, lexical.all.requests])).toEqual([
       ['bfcl', 1437, 1150],
       ['bfcl-live', 528, 1350],
@@ -33,10 +33,21 @@ describe('the labelled sets', () => {
       ['union', 1725, 155 + 78 + 54 + 97],
       ['bilingual-en', 305, 195],
       ['bilingual-zh', 305, 195],
+      ['bilingual-zh-over-en', 305, 162],
       ['multistep-en', 305, 748],
       ['multistep-zh', 305, 748],
       ['written-en', 1109, 1017],
       ['written-zh', 1109, 1017],
+      ['written-zh-over-en', 1109, 1011],
+      ['literal-alibabacloud-devops', 203, 46],
+      ['literal-amap', 12, 12],
+      ['literal-baidu-map', 10, 10],
+      ['literal-cloudbase', 40, 40],
+      ['literal-mcp-fetch', 1, 1],
+      ['literal-antd', 4, 4],
+      ['literal-howtocook', 5, 5],
+      ['literal-own', 275, 118],
+      ['literal-mixed', 1218, 118],
     ])
   })
 

@@ -4,7 +4,8 @@
 // project's own bilingual set (bench/data/bilingual/README.md), its English and its Chinese
 // requests reported apart over one catalog, its multi-step requests (bench/data/multistep/README.md)
 // over the same catalog, and the requests written for the MCP servers the transformer's training
-// never reads (model/build/train/written/README.md), the same way.
+// never reads (model/build/train/written/README.md), the same way; and of the bilingual and the
+// written requests, the Chinese ones whose tools are described in English only, a row of their own.
 import { readdirSync, readFileSync } from 'node:fs'
 import { isHeldBack, isValidationServer } from './eval-metrics.mjs'
 import { repoPath } from './repo.mjs'
@@ -21,6 +22,7 @@ import { repoPath } from './repo.mjs'
  * @property {boolean} whole reported as one part: a source nothing was tuned on
  * @property {boolean} [devOnly] every request is dev: the transformer's validation, never trained on
  * @property {boolean} [neverTrains] neither part is training data: model/build/train/eval-sets.mjs leaves the set out
+ * @property {boolean} [literal] a literal-phrase check (literal-sets.mjs): R@1 is its figure
  * @property {Tool[]} catalog
  * @property {EvalRequest[]} requests
  */
@@ -43,7 +45,7 @@ const SOURCES = [
 /** The union's labelled sources enter its catalog in this order, before any distractor. */
 const UNION_ORDER = ['agentdojo', 'tau2-bench', 'tooltalk', 'tau2-banking']
 
-const DSH_TOOLS = 'catalogs/dsh/headless-tools.json'
+export const DSH_TOOLS = 'catalogs/dsh/headless-tools.json'
 const MCP_SERVERS = ['github', 'notion', 'playwright']
 const mcpFile = (/** @type {string} */ server) => `catalogs/mcp/${server}.json`
 
@@ -109,8 +111,9 @@ const readJson = (/** @type {string} */ path) => JSON.parse(readFileSync(repoPat
 const readJsonLines = (path) => readFileSync(repoPath(path), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
 
 /**
- * Every source alone, then the union, then the bilingual set's English and Chinese halves, the
- * multi-step set's (the same catalog), then the written MCP requests' two languages.
+ * Every source alone, then the union, then the bilingual set's English and Chinese halves and its
+ * Chinese requests over English descriptions, the multi-step set's two halves (the same catalog),
+ * then the same three of the written MCP requests.
  * @returns {EvalSet[]}
  */
 export function evalSets() {
@@ -128,8 +131,29 @@ export function evalSets() {
     })),
   }))
   const ours = bilingualCatalog(sources)
-  return [...sources, unionSet(sources), ...pairedSets(BILINGUAL_QUERIES, BILINGUAL_LANGUAGES, ours),
-    ...pairedSets(MULTISTEP_QUERIES, MULTISTEP_LANGUAGES, ours).map((set) => ({ ...set, neverTrains: true })), ...writtenSets()]
+  return [...sources, unionSet(sources), ...withCrossLingual(pairedSets(BILINGUAL_QUERIES, BILINGUAL_LANGUAGES, ours)),
+    ...pairedSets(MULTISTEP_QUERIES, MULTISTEP_LANGUAGES, ours).map((set) => ({ ...set, neverTrains: true })), ...withCrossLingual(writtenSets())]
+}
+
+const HAN = /\p{Script=Han}/u
+
+/**
+ * A language pair of sets (English, then Chinese, over one catalog), then the Chinese requests
+ * whose every relevant tool is described without a Chinese character: a request in one language
+ * for tools described in the other, which a model that reads only English cannot bridge.
+ * @param {EvalSet[]} pair
+ * @returns {EvalSet[]}
+ */
+function withCrossLingual([english, chinese]) {
+  if (english === undefined || chinese === undefined) throw new Error('a language pair of sets has two sets')
+  const englishOnly = new Set(chinese.catalog.filter(({ description }) => !HAN.test(description)).map(({ name }) => name))
+  const crossing = {
+    ...chinese,
+    id: `${chinese.id}-over-en`,
+    label: `${chinese.label}, tools described in English`,
+    requests: chinese.requests.filter(({ relevant }) => relevant.every((name) => englishOnly.has(name))),
+  }
+  return [english, chinese, crossing]
 }
 
 /**
@@ -143,7 +167,7 @@ export function evalSets() {
  */
 export function evalSources() {
   const ours = new Set([...BILINGUAL_LANGUAGES, ...MULTISTEP_LANGUAGES, ...WRITTEN_LANGUAGES].map(({ id }) => id))
-  return evalSets().filter(({ id }) => !ours.has(id)).map(({ id, catalog, requests }) => ({ id, catalogJson: JSON.stringify(catalog), requests }))
+  return evalSets().filter(({ id }) => !ours.has(id) && !id.endsWith('-over-en')).map(({ id, catalog, requests }) => ({ id, catalogJson: JSON.stringify(catalog), requests }))
 }
 
 /**
@@ -269,7 +293,7 @@ function writtenRequests(server) {
  * @param {{name: string, description?: string, parameters?: Record<string, unknown>}} tool
  * @returns {Tool}
  */
-const plainTool = ({ name, description = '', parameters = {} }) => ({ name, description, parameters })
+export const plainTool = ({ name, description = '', parameters = {} }) => ({ name, description, parameters })
 
 /**
  * An MCP server's tool as DSH's MCP bridge registers it: `mcp__<server>__<name>`.
@@ -277,4 +301,4 @@ const plainTool = ({ name, description = '', parameters = {} }) => ({ name, desc
  * @param {string} server @param {McpTool} tool
  * @returns {Tool}
  */
-const mcpTool = (server, { name, description = '', inputSchema = {} }) => ({ name: `mcp__${server}__${name}`, description, parameters: inputSchema })
+export const mcpTool = (server, { name, description = '', inputSchema = {} }) => ({ name: `mcp__${server}__${name}`, description, parameters: inputSchema })

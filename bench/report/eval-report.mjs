@@ -1,6 +1,6 @@
 // The retrieval section of the benchmark report: every labelled set of `pnpm eval`, both
 // rankings, the default first, rendered from the recorded eval figures alone.
-import { RANKINGS, tableRows } from '../lib/eval-figures.mjs'
+import { literalRows, RANKINGS, tableRows } from '../lib/eval-figures.mjs'
 import { int } from './format.mjs'
 
 const fixed3 = (/** @type {number} */ n) => n.toFixed(3)
@@ -70,6 +70,16 @@ function firstStepLines(sets, defaultRanking, order) {
   return [...lines, '']
 }
 
+/**
+ * What the cross-lingual rows are (nothing when the figures have none).
+ * @param {import('../lib/eval-figures.mjs').SetFigures[]} sets
+ */
+function crossLingualSentence(sets) {
+  if (!sets.some((set) => set.id.endsWith('-over-en'))) return ''
+  return 'A row "..., tools described in English" holds the Chinese requests of the set above it whose every relevant tool is described without a Chinese character: '
+    + 'a request in one language for tools described in another, which a model that reads only English bridges through the glossary alone. '
+}
+
 /** @param {import('../lib/eval-figures.mjs').EvalResults} quality @returns {string[]} Markdown lines */
 export function evalLines({ defaultRanking, sets }) {
   const other = RANKINGS.find((ranking) => ranking !== defaultRanking)
@@ -87,6 +97,7 @@ export function evalLines({ defaultRanking, sets }) {
       + bilingualSentence(sets)
       + multistepSentence(sets)
       + writtenSentence(sets)
+      + crossLingualSentence(sets)
       + 'Only the dev parts train the semantic model\'s transformer (BFCL dev, tau2-bench, ToolTalk, tau2 banking and the bilingual set, and the written MCP requests of the other servers; [model.md](model.md#how-the-transformer-was-trained)); '
       + 'no held part and neither source kept whole does. '
       + 'R@k is the share of a request\'s relevant tools in the first k results, NDCG@10 has binary gain; exact name is '
@@ -113,5 +124,29 @@ export function evalLines({ defaultRanking, sets }) {
     }
     lines.push('')
   }
-  return [...lines, ...firstStepLines(sets, defaultRanking, order)]
+  return [...lines, ...firstStepLines(sets, defaultRanking, order), ...literalLines(sets)]
+}
+
+/**
+ * The literal-phrase check's table (nothing when the figures have none).
+ * @param {import('../lib/eval-figures.mjs').SetFigures[]} sets
+ */
+function literalLines(sets) {
+  const rows = literalRows(sets)
+  if (rows.length === 0) return []
+  const lines = [
+    '**Literal phrases** ([bench/lib/literal-sets.mjs](../bench/lib/literal-sets.mjs)): for every tool whose description holds a run of four or more '
+      + 'Chinese characters, the first four of them in a row that no other tool of the catalog holds, searched for alone; R@1 is the share of '
+      + 'those tools ranked first. Each server over its own catalog, those pooled, and all of them among every recorded server\'s tools and DSH\'s. '
+      + 'A tool\'s part is a hash of its server and name.',
+    '',
+    '| Catalog | Tools | Part | Asked | R@1 hybrid | R@1 lexical | R@5 hybrid |',
+    '| --- | ---: | --- | ---: | ---: | ---: | ---: |',
+  ]
+  for (const { set, part, hybrid, lexical, first } of rows) {
+    const head = first ? `| ${set.label} | ${int(set.tools)} ` : '| | '
+    lines.push(`${head}| ${part} | ${int(hybrid.requests)} | ${fixed3(hybrid.r1)} | ${fixed3(lexical.r1)} | ${fixed3(hybrid.r5)} |`)
+  }
+  lines.push('')
+  return lines
 }
