@@ -68,6 +68,10 @@ mod ablation {
             off("semantic weight 0.5 (half of a score)", |p| p.semantic_weight = 0.5),
             off("transformer over every tool (no candidate bound)", |p| p.contextual_candidates = usize::MAX),
             off("only the table lets unmatched tools in", |p| p.contextual_floor = f64::INFINITY),
+            off("no phrase kept first", |p| {
+                p.phrase_chars = 0;
+                p.phrase_words = 0
+            }),
             Variant {
                 name: "semantic: table only",
                 params: shipped(),

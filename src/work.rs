@@ -17,10 +17,12 @@ pub(crate) enum Step {
     WordPair,
     /// A trigram of a name word looked up by the nearest names.
     Trigram,
+    /// A byte of a tool's text read for a phrase the query quotes (`search::phrase`).
+    PhraseByte,
 }
 
 #[cfg(test)]
-const STEPS: usize = 6;
+const STEPS: usize = 7;
 
 #[cfg(test)]
 thread_local! {

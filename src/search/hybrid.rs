@@ -31,6 +31,12 @@ use crate::work::{self, Step};
 
 use super::scores::Scores;
 
+/// The share of every score a quoted tool holds above the others (see [`Blend::protect`]). Any
+/// share above 0 orders the page the same; it decides how far below a quoted tool the others'
+/// scores fall, which the plugin's leader cut reads: with half, a tool the blend placed level
+/// with the quoted one keeps half its share of the best score.
+const QUOTE: f64 = 0.5;
+
 /// Most requests of one compound query embedded on their own: each costs a pass over every
 /// tool's vector, and past a few dozen a query is a document, not a list of requests.
 const MAX_REQUESTS: usize = 32;
@@ -56,19 +62,24 @@ pub(crate) struct Blend {
     /// What a rerank stage adds to each tool's semantic part; empty when none did.
     rerank: Vec<f64>,
     /// What both parts are multiplied by so that a score stays within 0..=1 with the rerank in
-    /// it: 1 over 1 plus the most the rerank adds.
+    /// it: 1 over 1 plus the most the rerank adds (and `1 - QUOTE` of that when the query quotes
+    /// a tool).
     scale: f64,
     best_lexical: f64,
+    /// The tools the query quotes (see `phrase`), in document order, which [`Self::protect`]
+    /// places above every other tool.
+    quoted: Vec<DocId>,
 }
 
 /// A tool's fused score split by stage, before rounding: `lexical + table + transformer +
-/// rerank` is its score.
+/// rerank + phrase` is its score.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct BlendParts {
     pub(crate) lexical: f64,
     pub(crate) table: f64,
     pub(crate) transformer: Option<f64>,
     pub(crate) rerank: f64,
+    pub(crate) phrase: f64,
 }
 
 impl Blend {
@@ -133,6 +144,7 @@ impl Blend {
             rerank: Vec::new(),
             scale: 1.0,
             best_lexical,
+            quoted: Vec::new(),
         })
     }
 
@@ -140,6 +152,27 @@ impl Blend {
     pub(crate) fn rerank(&mut self, bonus: Vec<f64>) {
         self.scale = 1.0 / (1.0 + bonus.iter().copied().fold(0.0, f64::max));
         self.rerank = bonus;
+    }
+
+    /// Places the tools the query quotes (`quoted`, in document order, see `phrase`) above every
+    /// other tool: [`QUOTE`] of every score is kept for them, so a quoted tool's score `s` becomes
+    /// `QUOTE + (1 - QUOTE) * s` and every other's `(1 - QUOTE) * s`. Both orders stay as the
+    /// blend made them, and every score within 0..=1. Called after any rerank.
+    pub(crate) fn protect(&mut self, quoted: Vec<DocId>) {
+        if !quoted.is_empty() {
+            self.scale *= 1.0 - QUOTE;
+            self.quoted = quoted;
+        }
+    }
+
+    /// What a quote adds to a tool's score (see [`Self::protect`]): only a lexical match holds
+    /// the words it quotes.
+    fn lift(&self, doc: DocId, lexical: f64) -> f64 {
+        if lexical > 0.0 && self.quoted.binary_search(&doc).is_ok() {
+            QUOTE
+        } else {
+            0.0
+        }
     }
 
     /// Whether a tool takes part in the ranking: every lexical match, and every other tool at
@@ -176,7 +209,7 @@ impl Blend {
     /// A tool's fused score, from its lexical score.
     pub(crate) fn score(&self, doc: DocId, lexical: f64) -> f64 {
         let (lexical_part, semantic_part) = self.halves(doc, lexical);
-        lexical_part + semantic_part
+        lexical_part + semantic_part + self.lift(doc, lexical)
     }
 
     /// A tool's lexical and semantic halves of its fused score (the semantic half holds the
@@ -199,7 +232,7 @@ impl Blend {
             None => (semantic * self.semantic[doc as usize], None),
         };
         let rerank = self.scale * self.rerank.get(doc as usize).copied().unwrap_or(0.0);
-        BlendParts { lexical: lexical_part, table, transformer, rerank }
+        BlendParts { lexical: lexical_part, table, transformer, rerank, phrase: self.lift(doc, lexical) }
     }
 
     /// A tool's similarity to the query by the static table (its cosine, or the blend of the
@@ -441,6 +474,37 @@ mod tests {
             .unwrap()
             .semantic
             .is_none());
+    }
+
+    /// The table knows no Chinese, so for "weather 抖音热榜" it places the forecast nearest; the
+    /// query quotes four characters only the other tool's description holds, which puts that
+    /// tool first, at a score within 0..=1 whose parts still add up.
+    #[test]
+    fn a_tool_the_query_quotes_comes_first_whatever_the_models_prefer() {
+        let catalog = r#"[{"name": "get_forecast", "description": "Weather forecast for a city."},
+                          {"name": "hot_list", "description": "获取抖音热榜"}]"#;
+        let index = |phrase_chars| {
+            let params = Params { phrase_chars, ..Params::default() };
+            Index::from_catalog_ranked(catalog, params, Some(model().into())).unwrap()
+        };
+        let query = "weather 抖音热榜";
+        assert_eq!(names(&index(0), query, 2), ["get_forecast", "hot_list"]);
+        let quoting = index(4);
+        let searcher = Searcher::new(&quoting);
+        let hits = searcher.search(query, 2, &[]);
+        assert_eq!(hits.iter().map(|hit| hit.name).collect::<Vec<_>>(), ["hot_list", "get_forecast"]);
+        assert!(hits[0].score <= 1.0 && hits[0].score > hits[1].score, "{hits:?}");
+        let explained = searcher.explain(query, "hot_list").unwrap();
+        let phrase = explained.stages.iter().find(|stage| stage.stage == crate::Stage::Phrase).unwrap();
+        assert!(phrase.part > 0.0);
+        let sum: f64 = explained.stages.iter().map(|stage| stage.part).sum();
+        assert!((sum - explained.score).abs() < 1e-5, "{sum} vs {}", explained.score);
+        // The others keep their order, at half their scores; the quoted tool holds the other half.
+        let unquoted = |index: &Index, name| Searcher::new(index).explain(query, name).unwrap().score;
+        assert!((2.0 * hits[1].score - unquoted(&index(0), "get_forecast")).abs() < 2e-6);
+        assert!((hits[0].score - (0.5 + 0.5 * unquoted(&index(0), "hot_list"))).abs() < 2e-6);
+        // Three characters quote nothing.
+        assert_eq!(names(&quoting, "weather 抖音热", 2), names(&index(0), "weather 抖音热", 2));
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! Answering a query from an [`Index`], the crate's last stage. A [`Searcher`] holds every
 //! query-time step: the query's form ([`Query`]), its terms and their expansion (`expansion`),
 //! BM25F scores (`scores`), the fusion of a compound query's requests (`fusion`), the semantic
-//! blend (`hybrid`) and the name-agreement rerank (`agreement`), all run once per query by
-//! `ranking`, which the page, the explanation of a tool's place (`explain`) and the match
-//! strength read.
+//! blend (`hybrid`), the name-agreement rerank (`agreement`) and the tools a query quotes
+//! (`phrase`), all run once per query by `ranking`, which the page, the explanation of a tool's
+//! place (`explain`) and the match strength read.
 //!
 //! A term's weight in a document is BM25F: its frequency in each field is normalized by that
 //! field's length and weighted (see [`crate::Params`]) before BM25's saturation, so a word in a
@@ -14,6 +14,7 @@ mod expansion;
 mod explain;
 mod fusion;
 mod hybrid;
+mod phrase;
 mod query;
 mod ranking;
 mod scores;

@@ -7,7 +7,9 @@
 //! 2. **semantic** (a hybrid index): the word table's and the transformer's similarities,
 //!    blended with the lexical score (`hybrid`);
 //! 3. **name agreement** (a hybrid index): a rerank among the leaders that share the query's
-//!    object (`agreement`).
+//!    object (`agreement`);
+//! 4. **phrase** (a hybrid index): a tool the query quotes, a phrase of its text no other tool
+//!    holds, placed above the others (`phrase`).
 //!
 //! Then the page: a tool named exactly by the query first (the one exact-name rule: the page, the
 //! answer and `explain` read [`Ranking::is_exact`]), the matches by score and name, and in a
@@ -24,6 +26,7 @@ use crate::index::{bm25, DocId, Index};
 
 use super::agreement::name_agreement;
 use super::hybrid::Blend;
+use super::phrase;
 use super::query::{self, Form, Query};
 use super::scores::Scores;
 use super::Searcher;
@@ -41,6 +44,8 @@ pub enum Stage {
     Transformer,
     /// The name-agreement rerank.
     NameAgreement,
+    /// What keeps a tool the query quotes above the others (`phrase`).
+    Phrase,
 }
 
 impl Stage {
@@ -51,6 +56,7 @@ impl Stage {
             Stage::Table => "table",
             Stage::Transformer => "transformer",
             Stage::NameAgreement => "name agreement",
+            Stage::Phrase => "phrase",
         }
     }
 }
@@ -226,6 +232,9 @@ impl<'i> Ranking<'i> {
         if split.rerank > 0.0 {
             parts.push(StagePart::leaf(Stage::NameAgreement, split.rerank, None));
         }
+        if split.phrase > 0.0 {
+            parts.push(StagePart::leaf(Stage::Phrase, split.phrase, None));
+        }
         parts
     }
 }
@@ -245,11 +254,13 @@ impl Scored {
         let blend = index.semantic().filter(|_| index.params().semantic_weight > 0.0).and_then(|semantic| {
             // The models read English: a query's CJK text is read in its glosses.
             let read = |text| index.glossary().map_or(Cow::Borrowed(text), |glossary| gloss::reading(glossary, text));
+            let quoted = phrase::quoted(index, text);
             let text = read(text);
             let requests: Vec<Cow<'_, str>> = requests.iter().map(|request| read(request)).collect();
             let requests: Vec<&str> = requests.iter().map(AsRef::as_ref).collect();
             let mut blend = Blend::new(index, semantic, index.contextual(), &text, &requests, &lexical)?;
             blend.rerank(name_agreement(index, semantic.0, &text, &blend, &lexical));
+            blend.protect(quoted);
             Some(blend)
         });
         let blended = blend.as_ref().map(|blend| blend.fuse(&lexical, &required));
