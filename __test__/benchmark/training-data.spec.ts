@@ -1,12 +1,12 @@
 // The encoder's training data (model/build/train/): the Python copy of the part rule agrees with
-// bench/lib/eval-metrics.mjs on every request id, the committed pairs hold no request of a held
+// bench/lib/eval-metrics.mjs on every request id, and its validation split with `isValidation`, the committed pairs hold no request of a held
 // part and nothing of the sources kept whole as held-out (BFCL live, AgentDojo), and the requests
 // written for the recorded MCP servers and DSH's own tools pass their checks, name none of the eval
 // catalogs' MCP servers and train only outside the validation servers.
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { isHeldBack } from '../../bench/lib/eval-metrics.mjs'
+import { isHeldBack, isValidation } from '../../bench/lib/eval-metrics.mjs'
 import { evalSets } from '../../bench/lib/eval-sets.mjs'
 
 const root = new URL('../../', import.meta.url)
@@ -44,6 +44,8 @@ describe('the training data', () => {
       const key = pair.source.startsWith('bilingual') ? pairOf.get(id) : id
       expect(key, pair.id).toBeDefined()
       expect(isHeldBack(key ?? ''), pair.id).toBe(false)
+      // bench/validation.mjs reads the validation requests by the same rule as data.py.
+      expect(pair.split, pair.id).toBe(isValidation(key ?? '') ? 'val' : 'train')
     }
   })
 

@@ -56,6 +56,17 @@ export function isHeldBack(id) {
 }
 
 /**
+ * Whether a dev request is one of the transformer's validation requests, which its training stops
+ * on and never trains on (`is_validation` in model/build/train/parts.py, the same rule): the
+ * 32-bit FNV-1a hash of its key (a paired request's pair, else its id), modulo 10, is 3 or 4.
+ * @param {string} key
+ */
+export function isValidation(key) {
+  const bucket = fnv1a32(key) % 10
+  return bucket === 3 || bucket === 4
+}
+
+/**
  * Whether a recorded MCP server's written requests are the transformer's validation, never
  * trained on (`is_validation_server` in model/build/train/parts.py, the same rule): the 32-bit
  * FNV-1a hash of `v1:` and its name, modulo 5, is 0.
