@@ -8,8 +8,8 @@
 // second of no work first, the machine's own noise.
 //
 // For contrast, the same load with each answer's ranking on the JavaScript thread, as the
-// plugin made it before `answerAsync`: `search` and `matchStrength`, each Agent yielding to the
-// loop between searches; and the same calls of a tool that does nothing, which is what DSH's
+// plugin made it before it ranked off the thread (today it awaits `decideAsync`): `search` and
+// `matchStrength`, each Agent yielding to the loop between searches; and the same calls of a tool that does nothing, which is what DSH's
 // tool pipeline itself costs the loop (with every tool registered it builds each call's view of
 // the registry, which at 10,000 tools takes milliseconds).
 //
