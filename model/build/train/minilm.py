@@ -10,7 +10,6 @@ import json
 import math
 import os
 import shutil
-import struct
 import sys
 
 import torch
@@ -20,21 +19,6 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import pinned  # noqa: E402
 
 EPS = 1e-12
-
-
-def write_safetensors(path, tensors):
-    """`tensors` (name to float tensor) as a safetensors file, names in sorted order."""
-    header, chunks, offset = {}, [], 0
-    for name in sorted(tensors):
-        array = tensors[name].detach().cpu().contiguous().numpy().astype('<f4')
-        raw = array.tobytes()
-        header[name] = {'dtype': 'F32', 'shape': list(array.shape), 'data_offsets': [offset, offset + len(raw)]}
-        chunks.append(raw)
-        offset += len(raw)
-    text = json.dumps(header, separators=(',', ':')).encode('utf-8')
-    text += b' ' * (-len(text) % 8)
-    with open(path, 'wb') as f:
-        f.write(struct.pack('<Q', len(text)) + text + b''.join(chunks))
 
 
 class Layer(nn.Module):
@@ -122,7 +106,7 @@ class MiniLM(nn.Module):
                 module = getattr(layer, ours)
                 t[f'encoder.layer.{i}.{theirs}.weight'] = module.weight
                 t[f'encoder.layer.{i}.{theirs}.bias'] = module.bias
-        write_safetensors(os.path.join(out_dir, 'model.safetensors'), t)
+        pinned.write_tensors(os.path.join(out_dir, 'model.safetensors'), {name: value.detach().cpu().numpy() for name, value in t.items()})
 
     def forward(self, ids, mask):
         """Unit sentence vectors of a padded batch: `ids` and `mask` are [batch, tokens]."""
