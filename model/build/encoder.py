@@ -138,6 +138,58 @@ class Model:
         return MAGIC + struct.pack('<8I', *sizes) + struct.pack('<Q', modelfile.fnv1a(body)) + body
 
 
+def decode(data):
+    """What an encoder file holds, as a model directory has it: the config `Model` reads, the
+    vocabulary, and the weights its bytes stand for (bytes times their scales) as float32 arrays
+    named as in the safetensors. `encode`'s inverse: a directory of these exports to the same file,
+    byte for byte. It lets a shipped encoder be averaged with a trained one (train/soup.py)."""
+    if data[:8] != MAGIC:
+        raise ValueError('not an encoder file')
+    version, nvocab, hidden, layers, heads, intermediate, positions, _names = struct.unpack_from('<8I', data, 8)
+    if version != VERSION or modelfile.fnv1a(data[48:]) != struct.unpack_from('<Q', data, 40)[0]:
+        raise ValueError('an encoder file of another version, or damaged')
+    lengths = data[48:48 + nvocab]
+    at = 48 + nvocab
+    vocab = []
+    for length in lengths:
+        vocab.append(data[at:at + length].decode('utf-8'))
+        at += length
+
+    def take(dtype, count):
+        nonlocal at
+        values = np.frombuffer(data, dtype, count, at).astype(np.float32)
+        at += count * np.dtype(dtype).itemsize
+        return values
+
+    def table(rows):
+        scale = take('<f4', rows)
+        return take(np.int8, rows * hidden).reshape(rows, hidden) * scale[:, None]
+
+    def linear(inputs, outputs):
+        values = take(np.int8, inputs * outputs).reshape(inputs, outputs)
+        weight = (values * take('<f4', outputs)[None, :]).T  # back to torch's [out][in]
+        return weight, take('<f4', outputs)
+
+    t = {'embeddings.word_embeddings.weight': table(nvocab), 'embeddings.position_embeddings.weight': table(positions)}
+    token_type = take('<f4', hidden)
+    t['embeddings.token_type_embeddings.weight'] = np.stack([token_type, token_type])
+    t['embeddings.LayerNorm.weight'], t['embeddings.LayerNorm.bias'] = take('<f4', hidden), take('<f4', hidden)
+    for i in range(layers):
+        p = f'encoder.layer.{i}.'
+        for name in ATTENTION:
+            t[p + name + '.weight'], t[p + name + '.bias'] = linear(hidden, hidden)
+        t[p + 'attention.output.LayerNorm.weight'], t[p + 'attention.output.LayerNorm.bias'] = take('<f4', hidden), take('<f4', hidden)
+        t[p + 'intermediate.dense.weight'], t[p + 'intermediate.dense.bias'] = linear(hidden, intermediate)
+        t[p + 'output.dense.weight'], t[p + 'output.dense.bias'] = linear(intermediate, hidden)
+        t[p + 'output.LayerNorm.weight'], t[p + 'output.LayerNorm.bias'] = take('<f4', hidden), take('<f4', hidden)
+    if at != len(data):
+        raise ValueError(f'an encoder file with {len(data) - at} bytes past its weights')
+    config = {'hidden_act': 'gelu', 'position_embedding_type': 'absolute', 'layer_norm_eps': EPS, 'hidden_size': hidden,
+              'num_hidden_layers': layers, 'num_attention_heads': heads, 'intermediate_size': intermediate,
+              'max_position_embeddings': positions, 'vocab_size': nvocab}
+    return config, vocab, t
+
+
 def layer_norm(x, params):
     gamma, beta = params
     mean = x.mean(axis=-1, keepdims=True)
