@@ -3,10 +3,12 @@
 // half (the plugin in an in-process DSH with file-backed settings and its catalog route on DSH's
 // web server). DSH 0.1.0-rc.8's page offers settingsScope, connection.api and settings.plugin.item
 // (support/settings-transport.ts); DSH 0.1.7's, EMULATED from its source, offers configForms and
-// the Plugin Manager's plugins.row.config instead (support/later-client.ts). A page with neither
+// the Plugin Manager's plugins.row.config instead (support/later-client.ts). Between them, a page
+// built from reports keeps settingsScope but writes over remote.settings. A page with neither
 // must still run the module, which then says so once.
 
-import type { Plugin } from '@deepseek-ai/cordis'
+import type { Context, Plugin } from '@deepseek-ai/cordis'
+import { settingsNamespace } from '@deepseek-ai/dsh-settings'
 import WebServer from '@deepseek-ai/dsh-host-webserver'
 import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
@@ -14,6 +16,7 @@ import type { ToolSearchCardFace } from '../../plugin/client/card-controller.ts'
 import { ROW_CONFIG_KEY } from '../../plugin/client/card-slots.ts'
 import { HOST_SETTLE_MS } from '../../plugin/client/host-notice.ts'
 import * as clientModule from '../../plugin/client/index.ts'
+import type { SettingsNamespaceView } from '../../plugin/client/host.ts'
 import { en } from '../../plugin/client/locales.ts'
 import { PLUGIN_ID, SETTINGS_NAMESPACE } from '../../plugin/contract.ts'
 import { createHarness, type Harness, NATIVE } from '../support/harness.ts'
@@ -119,6 +122,49 @@ describe('the client module on DSH 0.1.0-rc.8\'s page', () => {
     await screen.findByText('The result count was not saved: DSH did not accept the change.', { exact: false })
     expect((screen.getByRole('textbox', { name: 'Results per search' }) as HTMLInputElement).value).toBe('5')
     expect(h.ctx.toolSearch.settings().defaultLimit).toBe(5)
+    expectNoNotice()
+  })
+})
+
+describe('the client module on a DSH 0.1.2 to 0.1.6 page (emulated from reports)', () => {
+  // No source of these pages was found; what is reported of them: settingsScope stays (to 0.1.6
+  // or 0.1.7-alpha.1), connection.api is gone from 0.1.2-alpha.1 (DSH-compat's release notes),
+  // and remote.settings answers from 0.1.2-rc.1 as it does on 0.1.7 (Mars-Sea/dsh-commandcode-provider
+  // src/client/settings-scope.ts@6ad9ca9272e276eed8cc8877bee13c5f96dfb9c9). That remote is
+  // support/later-client.ts's, serving rc.8's real section under its own namespace.
+  it('writes several fields at once over remote.settings, where connection has no api', async () => {
+    const h = await dsh()
+    const on = newPage()
+    const transport = new SettingsTransport(h.ctx, SETTINGS_NAMESPACE)
+    const remote = new LaterSettingsRemote(h.ctx, 'write', SETTINGS_NAMESPACE)
+    await on.root.plugin({
+      name: 'emulated 0.1.2 to 0.1.6 settings services',
+      apply: (ctx: Context) => {
+        ctx.provide('settingsScope', {
+          bind: () => transport.scope(),
+          describe: () => ({ acceptView: (view: SettingsNamespaceView) => { transport.acceptView(view) } }),
+        })
+        ctx.provide('connection', { isLoopback: true, generation: 1, state: 'open' })
+        ctx.provide('remote.settings', remote)
+      },
+    })
+    on.slots.declareKeyed('settings.plugin.item')
+    await loadModule(on)
+    render(<ul>{renderEntry(on, 'settings.plugin.item', SETTINGS_NAMESPACE)}</ul>)
+    fireEvent.click(await screen.findByRole('button', { name: /Tool Search/ }))
+    await screen.findByRole('table')
+    await moveWebSearch(h)
+    expect(writes(transport)).toEqual([[SETTINGS_NAMESPACE, ['alwaysVisible']]])
+    expect(remote.requests).toMatchObject([{ ns: SETTINGS_NAMESPACE, ops: [{ path: ['alwaysVisible'], value: [] }, { path: ['neverSearch'], value: ['web_search'] }] }])
+    expect(remote.requests[0]?.expectedRevision).toBeTypeOf('number')
+    expect(within(screen.getByRole('list', { name: 'Never search' })).getByText('web_search')).toBeTruthy()
+
+    // A stale revision is told as a conflict, in the remote's spelling of it.
+    const face = on.slots.entry('settings.plugin.item', SETTINGS_NAMESPACE)!.inject() as unknown as ToolSearchCardFace
+    transport.follow = false
+    await h.ctx.settings.update(settingsNamespace(SETTINGS_NAMESPACE), { defaultLimit: 7 })
+    expect(await face.setPolicy('web_search', 'always')).toMatchObject({ ok: false, reason: 'conflict' })
+    expect(remote.requests).toHaveLength(2)
     expectNoNotice()
   })
 })

@@ -7,7 +7,8 @@
  * - DSH 0.1.0-rc.8 offers `settingsScope`, bound to the `tool-search` namespace, which writes one
  *   field per request; a write of several fields goes out as one `settings.mutate` request on
  *   `connection.api`, and its answer is folded into the scope's shared mirror. Reports place the
- *   end of this pair at 0.1.6 or 0.1.7-alpha.1; the plugin does not assume either.
+ *   end of `settingsScope` at 0.1.6 or 0.1.7-alpha.1, and of `connection.api` at 0.1.2-alpha.1,
+ *   after which such a write goes over `remote.settings`; the plugin assumes none of it.
  *
  * Neither service is declared in the module's `inject`: a service listed there that a page never
  * provides keeps the module from ever running. Each is awaited with `ctx.inject` instead, and
@@ -16,7 +17,7 @@
  */
 
 import { PLUGIN_ID, SETTINGS_NAMESPACE } from '../contract.ts'
-import type { ClientContext, ConfigForm, ScopeSnapshot, SettingsMutate, SettingsNamespaceView, SettingsScope, ToolSearchSection } from './host.ts'
+import type { ClientContext, ConfigForm, RemoteSettings, ScopeSnapshot, SettingsMutate, SettingsNamespaceView, SettingsScope, ToolSearchSection } from './host.ts'
 
 /** Why a write did not happen. */
 export type WriteFailure =
@@ -30,6 +31,8 @@ export type WriteOutcome = { readonly ok: true } | { readonly ok: false; readonl
 export const WRITTEN: WriteOutcome = { ok: true }
 export const READ_ONLY: WriteOutcome = { ok: false, reason: 'read-only' }
 const REFUSED: WriteOutcome = { ok: false, reason: 'refused' }
+/** A stale write's refusal: rc.8's `settings.mutate` says `settings-conflict`, `remote.settings` `settings/conflict`. */
+const CONFLICT_CODES: ReadonlySet<string> = new Set(['settings-conflict', 'settings/conflict'])
 
 /** One field and the value to store in it. */
 export type FieldWrite = readonly [field: string, value: unknown]
@@ -119,10 +122,13 @@ export function followHostSettings(ctx: ClientContext, settings: HostSettings): 
     const binder = withScope.get('settingsScope')
     if (binder === undefined) return
     const scope = binder.bind<ToolSearchSection>({ namespace: SETTINGS_NAMESPACE })
-    // Looked up at each write: `connection` is not awaited, and 0.1.7's has no `api`.
+    // Looked up at each write: neither is awaited. rc.8 has `connection.api`; the pages reported
+    // after it (0.1.2 on) have no `api` but the `remote.settings` wire 0.1.7 writes through.
     const batch = (): SettingsMutate | undefined => {
       const api = withScope.get('connection')?.api?.settings
-      return typeof api?.mutate === 'function' ? payload => api.mutate!(payload) : undefined
+      if (typeof api?.mutate === 'function') return payload => api.mutate!(payload)
+      const remote = withScope.get('remote.settings')
+      return typeof remote?.mutate === 'function' ? overRemote(remote) : undefined
     }
     const source = fromSettingsScope(scope, batch, (view) => { binder.describe().acceptView(view) })
     withScope.effect(() => settings.offer(source, 1), 'dsh-tool-search: settings through settingsScope')
@@ -191,12 +197,17 @@ export function fromSettingsScope(scope: SettingsScope<ToolSearchSection>, batch
       }
       if (!response.result.ok) {
         const { code, message } = response.result.error
-        return { ok: false, reason: code === 'settings-conflict' ? 'conflict' : 'refused', detail: message }
+        return { ok: false, reason: CONFLICT_CODES.has(code) ? 'conflict' : 'refused', detail: message }
       }
       fold(response.result.value)
       return WRITTEN
     },
   }
+}
+
+/** `remote.settings.mutate` in the shape of rc.8's `settings.mutate` request. */
+function overRemote(remote: RemoteSettings): SettingsMutate {
+  return async ({ ns, ops, expectedRevision }) => ({ result: await remote.mutate(ns, ops, expectedRevision) })
 }
 
 function unreachable(error: unknown): WriteOutcome {

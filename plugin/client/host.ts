@@ -62,6 +62,17 @@ export type SettingsMutate = (payload: {
     | { ok: false; error: { code: string; message: string } }
 }>
 
+/**
+ * `ctx.remote.settings` (DSH 0.1.7's page: config-form.ts reads it; reported to answer the same
+ * from 0.1.2-rc.1 on): positional arguments, and an envelope instead of a thrown refusal.
+ */
+export interface RemoteSettings {
+  mutate(ns: string, ops: readonly SettingsPathOp[], expectedRevision: number | undefined): Promise<
+    | { ok: true; value: SettingsNamespaceView }
+    | { ok: false; error: { code: string; message: string } }
+  >
+}
+
 /** The part of `ctx.settingsScope` (dsh-client-ui-settings) this module uses. */
 export interface SettingsScopeBinder {
   bind<T>(spec: { namespace: string }): SettingsScope<T>
@@ -125,6 +136,7 @@ export interface OptionalServices {
   readonly configForms: ConfigForms
   readonly settingsScope: SettingsScopeBinder
   readonly connection: ConnectionHandle
+  readonly 'remote.settings': RemoteSettings
 }
 
 /**
