@@ -16,6 +16,8 @@ const dshPeers = Object.entries(pkg.peerDependencies).filter(([name]) => name ==
 
 /** Released DSH versions, one or more per line (docs/dsh-versions.md says where each is known from). */
 const RELEASED = ['0.1.0-rc.8', '0.1.1-rc.2', '0.1.2-alpha.1', '0.1.2-rc.1', '0.1.5-rc.2', '0.1.6-alpha.2', '0.1.7-rc.2', '0.2.0-rc.2', '0.2.1-alpha.2']
+/** Releases without a prerelease tag, which both rules admit in a plain range. */
+const PLAIN = ['0.1.7', '0.2.5']
 /** Outside the range: the next minor line's prereleases, and what came before rc.8's line. */
 const REFUSED = ['0.3.0-alpha.1', '0.0.9']
 
@@ -27,11 +29,13 @@ describe('the @deepseek-ai/dsh* peer ranges', () => {
 
   it.each(dshPeers)('%s: DSH\'s gate (prereleases included) admits every released line and refuses 0.3 and 0.0', (_name, range) => {
     expect(RELEASED.filter(version => satisfies(version, range, { includePrerelease: true }))).toEqual(RELEASED)
+    expect(PLAIN.filter(version => satisfies(version, range, { includePrerelease: true }))).toEqual(PLAIN)
     expect(REFUSED.filter(version => satisfies(version, range, { includePrerelease: true }))).toEqual([])
   })
 
   it.each(dshPeers)('%s: pnpm\'s default rules admit all nine too, since each version tuple has its prerelease branch', (_name, range) => {
     expect(RELEASED.filter(version => satisfies(version, range))).toEqual(RELEASED)
+    expect(PLAIN.filter(version => satisfies(version, range))).toEqual(PLAIN)
     expect(REFUSED.filter(version => satisfies(version, range))).toEqual([])
     // A tuple without a branch of its own: a later 0.2 prerelease only DSH's gate admits.
     expect([satisfies('0.2.2-alpha.1', range, { includePrerelease: true }), satisfies('0.2.2-alpha.1', range)]).toEqual([true, false])
