@@ -2,8 +2,7 @@
 // schemas and loads nothing, live and after a resume; a search that finds nothing strong loads
 // nothing and says what to do next, with every field declared in the tool's output schema (DSH
 // validates the value against it, so a stray field would fail the call).
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ToolIndex } from '../../index.js'
+import { describe, expect, it } from 'vitest'
 import { DEFAULT_CORE_TOOLS } from '../../plugin/offer/core-tools.ts'
 import { LEADER_SHARE } from '../../plugin/search/leaders.ts'
 import { replaySelection } from '../../plugin/selection/result.ts'
@@ -122,29 +121,6 @@ describe('a search that finds nothing strong', () => {
     const payload = payloadOf(loggedResult(agent, 'c1').text)
     expect(Object.keys(payload)).toEqual(['schemaVersion', 'query', 'tools'])
     expect(payload.tools.map(tool => tool.name)).toEqual([WEATHER])
-  })
-})
-
-describe('the core decides', () => {
-  afterEach(() => { vi.restoreAllMocks() })
-
-  it('in one call per search: the plugin asks nothing else of the index to answer', async () => {
-    const methods = ['decideAsync', 'strongHitsAsync', 'answerAsync', 'search', 'searchAsync', 'matchStrength', 'nearest', 'explain'] as const
-    const spies = Object.fromEntries(methods.map(method => [method, vi.spyOn(ToolIndex.prototype, method)]))
-    const h = await started()
-    const { agent } = await h.agent('a')
-    await h.run(agent, 'q',
-      toolCall('c1', 'tool_search', { query: 'weather forecast for Paris' }),
-      toolCall('c2', 'tool_search', { query: 'wether forcast' }),
-      toolCall('c3', 'tool_search', { query: 'discover: send email' }),
-      reply('ok'))
-    // A strong search, a weak one with its next move (the first loaded the weather tool, so it
-    // is left out of the names), and discover:.
-    expect(payloadOf(loggedResult(agent, 'c1').text).tools.map(tool => tool.name)).toContain(WEATHER)
-    expect(payloadOf(loggedResult(agent, 'c2').text)).toMatchObject({ tools: [], nearest: expect.not.arrayContaining([WEATHER]) })
-    expect(payloadOf(loggedResult(agent, 'c3').text)).toMatchObject({ discover: true, tools: [{ name: 'mcp__mail__send_email' }] })
-    expect(Object.fromEntries(methods.map(method => [method, spies[method]!.mock.calls.length])))
-      .toEqual({ decideAsync: 3, strongHitsAsync: 0, answerAsync: 0, search: 0, searchAsync: 0, matchStrength: 0, nearest: 0, explain: 0 })
   })
 })
 
