@@ -55,6 +55,24 @@ describe('ToolIndex.decideAsync', () => {
     }
   })
 
+  it('agrees with explain on every query form: each hit it loads or shows is explained at its place, with its score, in the form it read', async () => {
+    const forms = new Set<string>()
+    for (const index of [ToolIndex.fromJson(github, { ranking: 'lexical' }), await hybrid()]) {
+      for (const query of [...QUERIES, 'discover: open a pull request']) {
+        const decision = await index.decideAsync(query, 5, { ...RULES, leaderShare: 0 })
+        forms.add(decision.form)
+        for (const [place, hit] of [...decision.loaded, ...decision.shown].entries()) {
+          const explained = index.explain(query, hit.name)
+          const at = `${index.ranking} ${query} ${hit.name}`
+          expect(explained.form, at).toBe(decision.form)
+          expect(explained.score, at).toBeCloseTo(hit.score, 6)
+          expect(explained.rank, at).toBe(place + 1)
+        }
+      }
+    }
+    expect([...forms].sort()).toEqual(['discover', 'plain', 'required', 'select'])
+  })
+
   it('shows what the rest of a discover: query finds and loads nothing; explain ranks that rest too', async () => {
     const index = await hybrid()
     const shown = await index.decideAsync('Discover: open a pull request', 3, RULES)
