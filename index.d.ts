@@ -45,8 +45,9 @@ export declare class ToolIndex {
   /**
    * How strongly `name` matches `query`: its BM25F score for the whole query over the idf of a
    * word only one tool has, so 1 is a match worth one rare word whatever the catalog's size;
-   * 0 when it matches nothing or is not indexed. The query at most 4,096 characters, the name
-   * 1,024 bytes.
+   * 0 when it matches nothing or is not indexed. The unit of the floors `decideAsync` and
+   * `strongHitsAsync` take, read one match at a time (`bench/calibrate-floor.mjs` chooses the
+   * weak-match floor with it). The query at most 4,096 characters, the name 1,024 bytes.
    */
   matchStrength(query: string, name: string): number
   /**
@@ -226,13 +227,6 @@ export interface MissingTerm {
  * messages name it. From `plugin/contract.ts`, like every name the two sides share.
  */
 export declare const MODEL_PACKAGE: string
-
-/**
- * Whether a query names its tools (`select:a,b`, also after `discover:`) rather than describing
- * them: its results are what it named, in its order, with no score to judge them by. The query
- * at most 4,096 characters.
- */
-export declare function namesTools(query: string): boolean
 
 /** What a search that loads nothing offers instead. */
 export interface NextMove {
