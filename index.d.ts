@@ -338,7 +338,8 @@ export declare function selectionFromEvents(eventsJson: string): SessionSelectio
 
 /**
  * The names one tool_search result payload selects: the same rule replay applies to each
- * persisted result (schemaVersion 1, tools[].name non-empty strings, first occurrence kept);
+ * persisted result (`schemaVersion` the contract's `PAYLOAD_SCHEMA_VERSION`, `tools[].name`
+ * non-empty strings, first occurrence kept, nothing for a `discover` payload);
  * [] for any text that is not such a payload. Throws for text over 128 MiB, the bound of the
  * session events a persisted payload is part of.
  */
