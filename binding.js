@@ -773,10 +773,9 @@ if (
   }
 }
 
-const { ToolIndex, MODEL_PACKAGE, namesTools, readCatalog, selectionFromEvents, selectionFromPayload, selectionFromResult, setModelPath, setVectorCache } = nativeBinding
+const { ToolIndex, MODEL_PACKAGE, readCatalog, selectionFromEvents, selectionFromPayload, selectionFromResult, setModelPath, setVectorCache } = nativeBinding
 export { ToolIndex }
 export { MODEL_PACKAGE }
-export { namesTools }
 export { readCatalog }
 export { selectionFromEvents }
 export { selectionFromPayload }

@@ -9,12 +9,16 @@ use std::path::Path;
 /// What the crate reads from `plugin/contract.ts`: each name and its Rust type. The TypeScript
 /// must write each as `export const NAME = <value>` on one line: a whole number (digits and `_`)
 /// for `usize`, a single-quoted string without escapes for `&str`.
-const SHARED: [(&str, &str); 12] = [
+const SHARED: [(&str, &str); 16] = [
     ("TOOL_SEARCH_NAME", "&str"),
     ("MODEL_PACKAGE", "&str"),
     ("MAX_QUERY_CHARS", "usize"),
     ("MAX_NAME_BYTES", "usize"),
     ("PAYLOAD_SCHEMA_VERSION", "usize"),
+    ("VERSION_FIELD", "&str"),
+    ("TOOLS_FIELD", "&str"),
+    ("TOOL_NAME_FIELD", "&str"),
+    ("DISCOVER_FIELD", "&str"),
     ("RECORD_ID_PREFIX", "&str"),
     ("PREFETCH_RECORD", "&str"),
     ("DESELECT_FIELD", "&str"),

@@ -45,8 +45,9 @@ export declare class ToolIndex {
   /**
    * How strongly `name` matches `query`: its BM25F score for the whole query over the idf of a
    * word only one tool has, so 1 is a match worth one rare word whatever the catalog's size;
-   * 0 when it matches nothing or is not indexed. The query at most 4,096 characters, the name
-   * 1,024 bytes.
+   * 0 when it matches nothing or is not indexed. The unit of the floors `decideAsync` and
+   * `strongHitsAsync` take, read one match at a time (`bench/calibrate-floor.mjs` chooses the
+   * weak-match floor with it). The query at most 4,096 characters, the name 1,024 bytes.
    */
   matchStrength(query: string, name: string): number
   /**
@@ -227,13 +228,6 @@ export interface MissingTerm {
  */
 export declare const MODEL_PACKAGE: string
 
-/**
- * Whether a query names its tools (`select:a,b`, also after `discover:`) rather than describing
- * them: its results are what it named, in its order, with no score to judge them by. The query
- * at most 4,096 characters.
- */
-export declare function namesTools(query: string): boolean
-
 /** What a search that loads nothing offers instead. */
 export interface NextMove {
   /** Whether any tool matched, too weakly to load; else none did. */
@@ -344,7 +338,8 @@ export declare function selectionFromEvents(eventsJson: string): SessionSelectio
 
 /**
  * The names one tool_search result payload selects: the same rule replay applies to each
- * persisted result (schemaVersion 1, tools[].name non-empty strings, first occurrence kept);
+ * persisted result (`schemaVersion` the contract's `PAYLOAD_SCHEMA_VERSION`, `tools[].name`
+ * non-empty strings, first occurrence kept, nothing for a `discover` payload);
  * [] for any text that is not such a payload. Throws for text over 128 MiB, the bound of the
  * session events a persisted payload is part of.
  */

@@ -6,7 +6,8 @@
  * source, the host from source, and the plain-JavaScript command line from the built
  * `dist/contract.js`. A rule written here once cannot drift between the three. The Rust core
  * reads the names and bounds it shares with them from here too (`build.rs` lists them: the search
- * tool's name, the model package, two bounds, and the session log's names), so each of those is
+ * tool's name, the model package, two bounds, and the session log's names, the payload's fields
+ * that replay reads among them), so each of those is
  * written as `export const NAME = value` on one line, a whole number or a plain single-quoted string.
  */
 
@@ -82,6 +83,14 @@ export function sameNames(a: readonly string[], b: readonly string[]): boolean {
 
 /** The `tool_search` payload's version; replay reads this one. Bumped only with a change replay must tell apart. */
 export const PAYLOAD_SCHEMA_VERSION = 1
+/** The payload field that holds {@link PAYLOAD_SCHEMA_VERSION}: a payload without it selects nothing. */
+export const VERSION_FIELD = 'schemaVersion'
+/** The payload field that lists the found tools, each an object whose {@link TOOL_NAME_FIELD} selects it. */
+export const TOOLS_FIELD = 'tools'
+/** A found tool's name, in each object of {@link TOOLS_FIELD}. */
+export const TOOL_NAME_FIELD = 'name'
+/** The payload field, `true` only, of a `discover:` search: it shows tools and selects none. */
+export const DISCOVER_FIELD = 'discover'
 
 /**
  * How the call ids of the plugin's own selection records begin: a record's root call id is

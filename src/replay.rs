@@ -29,8 +29,8 @@
 //! by hand, or written by another version) is read as failed all the same, so no reader can count
 //! that call as a success and another not.
 //!
-//! Anything else is skipped: failed results, text that is not the `schemaVersion: 1` payload, a
-//! `discover` payload (it shows tools without loading them), results whose call is missing (a
+//! Anything else is skipped: failed results, text that is not a payload of
+//! [`PAYLOAD_SCHEMA_VERSION`], a `discover` payload (it shows tools without loading them), results whose call is missing (a
 //! truncated log), a dispatch's start (its settle carries the result), the markers a later DSH
 //! writes (`session/end-seed` where a fork or a resume begins), and events of other shapes.
 
@@ -40,8 +40,8 @@ use crate::input::json::{Json, JsonError, Node, NodeId};
 use crate::limits::{EVENTS_TEXT, RESULT_TEXT};
 
 use crate::contract::{
-    CODE_DISPATCH_EVENT, DESELECT_FIELD, PAYLOAD_SCHEMA_VERSION, PREFETCH_RECORD, PTC_DISPATCH_EVENT, RECORD_ID_PREFIX,
-    TOOL_CALL_EVENT, TOOL_RESULT_EVENT,
+    CODE_DISPATCH_EVENT, DESELECT_FIELD, DISCOVER_FIELD, PAYLOAD_SCHEMA_VERSION, PREFETCH_RECORD, PTC_DISPATCH_EVENT,
+    RECORD_ID_PREFIX, TOOLS_FIELD, TOOL_CALL_EVENT, TOOL_NAME_FIELD, TOOL_RESULT_EVENT, VERSION_FIELD,
 };
 
 /// The tool whose results select tools (`TOOL_SEARCH_NAME` of `plugin/contract.ts`).
@@ -245,7 +245,7 @@ impl<'a> Replay<'a> {
 
     /// Adds the names a result text selects to the selection, and takes out those it deselects.
     fn payload(&mut self, text: &str, prefetch: bool) {
-        let Some(payload) = version_one(text) else { return };
+        let Some(payload) = current_payload(text) else { return };
         let names = selected_names(&payload);
         for name in names.iter().rev() {
             self.used(name);
@@ -264,12 +264,13 @@ impl<'a> Replay<'a> {
 
 /// The names one `tool_search` result payload selects, in order, each once (its first
 /// occurrence): the `name` strings, non-empty, of its `tools`, when the text is a JSON object
-/// with `schemaVersion` 1 and a `tools` array, and is not marked `"discover": true` (a
-/// `discover:` search shows tools with their schemas and loads none). Any other text selects
+/// with `schemaVersion` [`PAYLOAD_SCHEMA_VERSION`] and a `tools` array, and is not marked
+/// `"discover": true` (a `discover:` search shows tools with their schemas and loads none). Each
+/// field is named by `plugin/contract.ts`, which the plugin writes the payload with. Any other text selects
 /// nothing. Replay applies it to every persisted result, and the plugin's live commit calls it
 /// too, so a resumed Agent selects exactly what the live one did.
 pub fn selection_from_payload(text: &str) -> Vec<String> {
-    version_one(text).map_or_else(Vec::new, |payload| selected_names(&payload))
+    current_payload(text).map_or_else(Vec::new, |payload| selected_names(&payload))
 }
 
 /// Whether a dispatch's `rootCallId` names a prefetch record (`<RECORD_ID_PREFIX>prefetch:<key>`).
@@ -280,24 +281,24 @@ fn is_prefetch_record(root: &str) -> bool {
 }
 
 /// `text` parsed, when it is a payload of the version this replay understands.
-fn version_one(text: &str) -> Option<Json<'_>> {
+fn current_payload(text: &str) -> Option<Json<'_>> {
     let payload = Json::parse(text).ok()?;
     let version = PAYLOAD_SCHEMA_VERSION as f64;
-    let known = payload.get(payload.root(), "schemaVersion").map(|v| payload.node(v)) == Some(&Node::Number(version));
+    let known = payload.get(payload.root(), VERSION_FIELD).map(|v| payload.node(v)) == Some(&Node::Number(version));
     known.then_some(payload)
 }
 
-/// What a version-1 payload selects (see [`selection_from_payload`]).
+/// What a payload of the current version selects (see [`selection_from_payload`]).
 fn selected_names(payload: &Json<'_>) -> Vec<String> {
     let root = payload.root();
-    let discover = payload.get(root, "discover").map(|v| payload.node(v)) == Some(&Node::Bool(true));
-    let Some(tools) = payload.get(root, "tools").and_then(|t| payload.items(t)).filter(|_| !discover) else {
+    let discover = payload.get(root, DISCOVER_FIELD).map(|v| payload.node(v)) == Some(&Node::Bool(true));
+    let Some(tools) = payload.get(root, TOOLS_FIELD).and_then(|t| payload.items(t)).filter(|_| !discover) else {
         return Vec::new();
     };
     let mut seen = HashSet::new();
     let mut names = Vec::new();
     for &tool in tools {
-        if let Some(name) = payload.get_str(tool, "name").filter(|n| !n.is_empty()) {
+        if let Some(name) = payload.get_str(tool, TOOL_NAME_FIELD).filter(|n| !n.is_empty()) {
             if seen.insert(name) {
                 names.push(name.to_string());
             }
@@ -320,7 +321,7 @@ mod tests {
     use super::*;
 
     fn deselection_from_payload(text: &str) -> Vec<String> {
-        version_one(text).map_or_else(Vec::new, |payload| deselected_names(&payload))
+        current_payload(text).map_or_else(Vec::new, |payload| deselected_names(&payload))
     }
 
     fn payload(names: &[&str]) -> String {

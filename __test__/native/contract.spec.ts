@@ -4,11 +4,13 @@
 // somewhere else, fails.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { MODEL_PACKAGE as CORE_MODEL_PACKAGE, ToolIndex, selectionFromEvents } from '../../index.js'
+import { MODEL_PACKAGE as CORE_MODEL_PACKAGE, ToolIndex, selectionFromEvents, selectionFromPayload } from '../../index.js'
 import {
-  CODE_DISPATCH_EVENT, DESELECT_FIELD, PACKAGE_NAME, PLUGIN_ID, EVICT_RECORD, MAX_NAME_BYTES, MAX_QUERY_CHARS, MODEL_PACKAGE, PAYLOAD_SCHEMA_VERSION, PREFETCH_RECORD,
-  PTC_DISPATCH_EVENT, RECORD_ID_PREFIX, REPLAYED_EVENTS, TOOL_CALL_EVENT, TOOL_RESULT_EVENT, TOOL_SEARCH_NAME,
+  CODE_DISPATCH_EVENT, DESELECT_FIELD, DISCOVER_FIELD, PACKAGE_NAME, PLUGIN_ID, EVICT_RECORD, MAX_NAME_BYTES, MAX_QUERY_CHARS, MODEL_PACKAGE, PAYLOAD_SCHEMA_VERSION,
+  PREFETCH_RECORD, PTC_DISPATCH_EVENT, RECORD_ID_PREFIX, REPLAYED_EVENTS, TOOLS_FIELD, TOOL_CALL_EVENT, TOOL_NAME_FIELD, TOOL_RESULT_EVENT, TOOL_SEARCH_NAME,
+  VERSION_FIELD,
 } from '../../plugin/contract.ts'
+import { PAYLOAD_TEXT_START, payloadContent, type ToolSearchPayload } from '../../plugin/search/payload.ts'
 
 const manifest = (path: string) => JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')) as { name: string; optionalDependencies?: Record<string, string> }
 const index = ToolIndex.fromJson(JSON.stringify([{ name: 'get_weather', description: 'Weather.' }]), { ranking: 'lexical' })
@@ -46,8 +48,8 @@ describe('the facts shared with the core', () => {
   })
 
   describe('the session log', () => {
-    const payload = (fields: Record<string, unknown>) => JSON.stringify({ schemaVersion: PAYLOAD_SCHEMA_VERSION, query: 'q', tools: [], ...fields })
-    const found = (name: string) => payload({ tools: [{ name, description: '', score: 1 }] })
+    const payload = (fields: Record<string, unknown>) => JSON.stringify({ [VERSION_FIELD]: PAYLOAD_SCHEMA_VERSION, query: 'q', [TOOLS_FIELD]: [], ...fields })
+    const found = (name: string) => payload({ [TOOLS_FIELD]: [{ [TOOL_NAME_FIELD]: name, description: '', score: 1 }] })
     const called = (id: string, text: string, type = TOOL_CALL_EVENT) => [
       { type, data: { callId: id, name: TOOL_SEARCH_NAME } },
       { type: TOOL_RESULT_EVENT, data: { message: { content: [{ type: 'tool-result', toolCallId: id, content: [{ type: 'text', text }] }] } } },
@@ -61,6 +63,23 @@ describe('the facts shared with the core', () => {
     it('the payload version: replay reads PAYLOAD_SCHEMA_VERSION and no other', () => {
       expect(replay(called('c1', found('a'))).selected).toEqual(['a'])
       expect(replay(called('c1', found('a').replace(`:${PAYLOAD_SCHEMA_VERSION},`, `:${PAYLOAD_SCHEMA_VERSION + 1},`))).selected).toEqual([])
+    })
+
+    it('the payload fields: replay reads the fields payload.ts writes, under the names the contract gives, and not under another', () => {
+      const written = (fields: Partial<ToolSearchPayload> = {}) => {
+        const block = payloadContent({ [VERSION_FIELD]: PAYLOAD_SCHEMA_VERSION, query: 'q', [TOOLS_FIELD]: [{ name: 'a', description: '', score: 1 }], ...fields })[0]
+        return block?.type === 'text' ? block.text : ''
+      }
+      const renamed = (text: string, field: string) => text.replace(`"${field}":`, `"${field}x":`)
+      expect(PAYLOAD_TEXT_START).toBe(`{"${VERSION_FIELD}":`)
+      expect(written().startsWith(PAYLOAD_TEXT_START)).toBe(true)
+      expect(selectionFromPayload(written())).toEqual(['a'])
+      for (const field of [VERSION_FIELD, TOOLS_FIELD, TOOL_NAME_FIELD]) {
+        expect(written()).toContain(`"${field}":`)
+        expect(selectionFromPayload(renamed(written(), field)), field).toEqual([])
+      }
+      expect(selectionFromPayload(written({ [DISCOVER_FIELD]: true }))).toEqual([])
+      expect(selectionFromPayload(renamed(written({ [DISCOVER_FIELD]: true }), DISCOVER_FIELD))).toEqual(['a'])
     })
 
     it('the event types: replay reads a call under the names the contract gives, and not under another', () => {

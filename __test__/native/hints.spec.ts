@@ -1,8 +1,8 @@
-// The catalog hints through the addon: outline, match strength, nearest names and the query form,
+// The catalog hints through the addon: outline, match strength and nearest names,
 // with their arguments bounded like every other export's.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ToolIndex, namesTools } from '../../index.js'
+import { ToolIndex } from '../../index.js'
 
 const github = JSON.parse(readFileSync(new URL('../../catalogs/mcp/github.json', import.meta.url), 'utf8')) as { tools: { name: string; description: string; inputSchema: object }[] }
 const catalog = [
@@ -32,7 +32,7 @@ describe('ToolIndex.matchStrength', () => {
   })
 })
 
-describe('ToolIndex.nearest and namesTools', () => {
+describe('ToolIndex.nearest', () => {
   it('finds names spelled like a misspelled query, leaving out the excluded ones', () => {
     const near = index.nearest('pul reqest', 3, { exclude: ['mcp__github__create_pull_request'] })
     expect(near).toHaveLength(3)
@@ -40,18 +40,10 @@ describe('ToolIndex.nearest and namesTools', () => {
     expect(near).not.toContain('mcp__github__create_pull_request')
   })
 
-  it('tells a select: query from a described one', () => {
-    expect(namesTools('select:a,b')).toBe(true)
-    expect(namesTools('  SELECT: a')).toBe(true)
-    expect(namesTools('please select:a')).toBe(false)
-    expect(namesTools('discover: select:a')).toBe(true)
-  })
-
   it('refuses arguments past their bounds with the same errors as search', () => {
     expect(() => index.nearest('x'.repeat(5000), 3)).toThrow('query is 5000 characters long; the limit is 4096')
     expect(() => index.nearest('x', 1.5)).toThrow(/limit must be a whole number/)
     expect(() => index.matchStrength('x', 'n'.repeat(2000))).toThrow('tool name is at least 2000 bytes; the limit is 1024 bytes')
     expect(() => index.outline({ exclude: 'bash' as unknown as string[] })).toThrow('exclude must be an array of tool names, got a string')
-    expect(() => namesTools(7 as unknown as string)).toThrow('query must be a string, got a number')
   })
 })

@@ -88,9 +88,9 @@ function standIns(message: string): NativeCore {
 }
 
 /**
- * Whether the core takes `name` where it is handed tool names (an `exclude` entry, the tool
- * `matchStrength` rates): at most MAX_NAME_BYTES of UTF-8. A longer name another plugin registers
- * is indexed and returned like any other, but it cannot be excluded or asked about.
+ * Whether the core takes `name` where the plugin hands it tool names (an `exclude` entry): at most
+ * MAX_NAME_BYTES of UTF-8. A longer name another plugin registers is indexed and returned like any
+ * other, but it cannot be excluded.
  */
 export function coreTakesName(name: string): boolean {
   return Buffer.byteLength(name) <= MAX_NAME_BYTES

@@ -15,7 +15,7 @@
 
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { JsonValue } from '@deepseek-ai/dsh-session'
-import { DESELECT_FIELD, PAYLOAD_SCHEMA_VERSION } from '../contract.ts'
+import { DESELECT_FIELD, DISCOVER_FIELD, PAYLOAD_SCHEMA_VERSION, TOOLS_FIELD, TOOL_NAME_FIELD, VERSION_FIELD } from '../contract.ts'
 import type { SearchHit } from '../host/native.ts'
 import { renderDefinitions, type PayloadDefinitions } from './definitions.ts'
 
@@ -32,17 +32,17 @@ export interface PayloadGroup {
 }
 
 export interface ToolSearchPayload {
-  readonly schemaVersion: typeof PAYLOAD_SCHEMA_VERSION
+  readonly [VERSION_FIELD]: typeof PAYLOAD_SCHEMA_VERSION
   readonly query: string
   /** A `discover:` result: the tools come with their schemas and nothing is selected. */
-  readonly discover?: true
+  readonly [DISCOVER_FIELD]?: true
   /** A result under `loading: stable`: the found tools are run through `call_tool`. */
   readonly loading?: 'stable'
   /**
    * Names, short descriptions and scores; the selection. Under native loading their schemas
    * arrive as native tools from the next step; under stable loading in {@link definitions}.
    */
-  readonly tools: PayloadTool[]
+  readonly [TOOLS_FIELD]: PayloadTool[]
   /** The found tools' definitions (`loading: stable` only), rendered as the result's second block. */
   readonly definitions?: PayloadDefinitions
   /** Why `tools` is empty or short, and what to do next (an empty, weak or cut result only). */
@@ -70,7 +70,7 @@ interface FieldSchema {
 }
 
 const HIT_PROPERTIES = {
-  name: { type: 'string', required: true },
+  [TOOL_NAME_FIELD]: { type: 'string', required: true },
   description: { type: 'string', required: true },
   score: { type: 'number', required: true },
 } as const
@@ -84,11 +84,11 @@ export const PAYLOAD_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    schemaVersion: { type: 'integer', const: PAYLOAD_SCHEMA_VERSION, required: true },
+    [VERSION_FIELD]: { type: 'integer', const: PAYLOAD_SCHEMA_VERSION, required: true },
     query: { type: 'string', required: true },
-    discover: { type: 'boolean', const: true },
+    [DISCOVER_FIELD]: { type: 'boolean', const: true },
     loading: { type: 'string', const: 'stable' },
-    tools: {
+    [TOOLS_FIELD]: {
       type: 'array',
       required: true,
       items: {

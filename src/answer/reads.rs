@@ -1,6 +1,7 @@
-//! The reads `answerAsync` gives, kept for callers of the native contract that decide for
-//! themselves: the matches, each one's strength and, when asked, the next move, from one ranking
-//! of the query. The plugin asks for the decision instead (`decide`); both read the same rules.
+//! The reads `answerAsync` gives, for a caller of the JavaScript API that looks at the parts of
+//! an answer (the benchmark's worst-case timing does): the matches, each one's strength and, when
+//! asked, the next move, from one ranking of the query. The plugin asks for the decision instead
+//! (`decide`); both read the same rules.
 
 use super::next_move::{self, NextMove};
 use super::reaches;

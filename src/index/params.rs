@@ -103,24 +103,20 @@ pub struct Params {
     pub gloss_weight: f64,
     /// How many CJK characters in a row make a phrase that, held by one tool alone, puts that tool
     /// first in a hybrid ranking (see `search::phrase`); below 2 turns it off for CJK text. Four,
-    /// three overlapping pieces: "抖音热榜" for a tool described as "获取抖音热榜". The blend alone
-    /// ranked such a tool first for 39% to 63% of the literal-phrase check's four-character
-    /// quotes (`pnpm eval`), the lexical stage alone for 84% to 92%; with the rule, 100% on
-    /// every part.
+    /// three of the analyzer's overlapping pieces ("抖音热榜" for a tool described as "获取抖音热榜"):
+    /// the length of the literal-phrase check's quotes, as three would be two pieces, which common
+    /// words share (`docs/model.md`, "How the ranking parameters were chosen").
     pub phrase_chars: usize,
     /// How many words in a row (stop words aside, each stemmed) make such a phrase; 0 turns it off
-    /// for words. Chosen on the dev parts over three to five words: against no word phrases,
-    /// three put the wrong tool first in BFCL's dev part (R@1 -0.006) while gaining the written
-    /// English requests 0.003; four gained BFCL's dev part 0.005 R@1 and the written English
-    /// requests 0.001 (with `phrase_share` 0.5), five 0.001 on BFCL. No R@5 moved.
+    /// for words. Four: of the lengths tried on the dev parts, the one that gained R@1 most and put
+    /// no wrong tool first (`docs/model.md`, "How the ranking parameters were chosen").
     pub phrase_words: usize,
     /// The least share of a query's terms a tool's phrases must cover for the query to quote it:
     /// a query that is mostly a phrase of one tool names that tool, while a sentence may hold
-    /// four characters of some tool's description by chance ("的经纬度", "哪个页面"). With no
-    /// share, such sentences put the wrong tool first and cost the written Chinese requests and
-    /// tau2 banking's dev part 0.003 R@5 each; 0.3 and 0.4 still cost the written Chinese
-    /// requests one request at R@1; 0.5, the least share in steps of 0.1 at which no dev part
-    /// falls at R@1 or R@5, keeps the literal-phrase check whole (its quotes are whole queries).
+    /// four characters of some tool's description by chance ("的经纬度", "哪个页面"). Half: the
+    /// least share, in steps of 0.1, at which no dev part falls at R@1 or R@5; the literal-phrase
+    /// check stays whole, its quotes being whole queries (`docs/model.md`, "How the ranking
+    /// parameters were chosen").
     pub phrase_share: f64,
 }
 

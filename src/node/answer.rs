@@ -1,15 +1,15 @@
 //! `tool_search`'s one call into the core, as methods of [`ToolIndex`]: the decision of a search
 //! (`decideAsync`) and of a prefetch (`strongHitsAsync`), each ranked once and off JavaScript's
-//! thread; and the older reads the plugin made its own decision from (`answerAsync`, `namesTools`),
-//! kept for the native contract's other callers and answered by the same rules.
+//! thread; and one answer's reads (`answerAsync`: the matches, their strengths, the next move),
+//! by the same rules, for a caller of the JavaScript API that looks at the parts rather than the
+//! decision (`bench/limits.mjs` times the most a search can ask of the core with it).
 
 use napi::bindgen_prelude::{Object, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
 use super::calls::{AnswerCall, DecideCall};
-use super::{args, off_thread, SearchHit, ToolIndex};
-use crate::{ranked_text, Query};
+use super::{off_thread, SearchHit, ToolIndex};
 
 /// What a `tool_search` call answers, decided by the core.
 #[napi(object)]
@@ -146,13 +146,4 @@ impl ToolIndex {
             Ok(SearchAnswer { hits: hits(answer.hits), strengths: answer.strengths, candidates, nearest })
         })
     }
-}
-
-/// Whether a query names its tools (`select:a,b`, also after `discover:`) rather than describing
-/// them: its results are what it named, in its order, with no score to judge them by. The query
-/// at most 4,096 characters.
-#[napi(js_name = "namesTools", catch_unwind, ts_args_type = "query: string")]
-pub fn names_tools(query: Unknown<'_>) -> Result<bool> {
-    let query = args::query(query)?;
-    Ok(matches!(Query::parse(ranked_text(&query)), Query::Select(_)))
 }

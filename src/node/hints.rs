@@ -52,8 +52,9 @@ impl ToolIndex {
 
     /// How strongly `name` matches `query`: its BM25F score for the whole query over the idf of a
     /// word only one tool has, so 1 is a match worth one rare word whatever the catalog's size;
-    /// 0 when it matches nothing or is not indexed. The query at most 4,096 characters, the name
-    /// 1,024 bytes.
+    /// 0 when it matches nothing or is not indexed. The unit of the floors `decideAsync` and
+    /// `strongHitsAsync` take, read one match at a time (`bench/calibrate-floor.mjs` chooses the
+    /// weak-match floor with it). The query at most 4,096 characters, the name 1,024 bytes.
     #[napi(js_name = "matchStrength", catch_unwind, ts_args_type = "query: string, name: string")]
     pub fn match_strength(&self, query: Unknown<'_>, name: Unknown<'_>) -> Result<f64> {
         let query = args::query(query)?;

@@ -257,7 +257,8 @@ pub fn selection_from_result(result_json: Unknown<'_>) -> Result<Vec<String>> {
 }
 
 /// The names one tool_search result payload selects: the same rule replay applies to each
-/// persisted result (schemaVersion 1, tools[].name non-empty strings, first occurrence kept);
+/// persisted result (`schemaVersion` the contract's `PAYLOAD_SCHEMA_VERSION`, `tools[].name`
+/// non-empty strings, first occurrence kept, nothing for a `discover` payload);
 /// [] for any text that is not such a payload. Throws for text over 128 MiB, the bound of the
 /// session events a persisted payload is part of.
 #[napi(js_name = "selectionFromPayload", catch_unwind, ts_args_type = "payloadJson: string")]

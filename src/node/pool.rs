@@ -27,8 +27,9 @@ static POOL: Pool = Pool { jobs: Mutex::new(VecDeque::new()), wake: Condvar::new
 /// has (at least one), so the host's JavaScript thread always finds a core free.
 /// On two cores, 50 Agents searching 1,000 tools at once held DSH's event loop less with one
 /// ranking thread than with two (loop delay p99 3.3 to 4.2 ms against 4.3 to 5.3 ms, four runs
-/// each) and answered about as fast (a search's p50 450 to 510 ms either way). None where the system
-/// gives no thread, and jobs then run on the caller's.
+/// each, as `pnpm benchmark --event-loop` prints it) and answered about as fast (a search's p50
+/// 450 to 510 ms either way). None where the system gives no thread, and jobs then run on the
+/// caller's.
 static THREADS: LazyLock<usize> = LazyLock::new(|| {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let wanted = cores.saturating_sub(1).clamp(1, MAX_THREADS);

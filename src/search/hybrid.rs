@@ -256,9 +256,9 @@ impl Blend {
 /// Similarities placed on the query's scale: each over the best, a cosine of 0 or less counting
 /// as none, so 1 for the best and 0 for what is no nearer the query than unrelated texts are
 /// (all 0 when nothing is nearer). Unlike a scale from the least similar tool to the most, it
-/// does not move when a tool unrelated to the query joins the catalog. Measured against that
-/// scale on every eval set, the dev parts stayed or gained (BFCL +0.004 R@5, tau2-bench +0.009,
-/// the bilingual English part +0.007) but for tau2 banking's (-0.002).
+/// does not move when a tool unrelated to the query joins the catalog, so neither does any other
+/// tool's score nor its share of the best, which the leader cut reads (`docs/model.md`, "How the
+/// ranking parameters were chosen", gives what each scale ranked).
 fn placed(similarities: &[f64]) -> Vec<f64> {
     let best = similarities.iter().copied().fold(0.0, f64::max);
     similarities.iter().map(|&similarity| if best > 0.0 { (similarity / best).clamp(0.0, 1.0) } else { 0.0 }).collect()
