@@ -10,10 +10,11 @@
 //   upstream package's, a script's output the repository does not keep) lists them in a comment,
 //   `<!-- not in this repository (why): name, name -->`, for whoever edits it next;
 // - every value of a ranking parameter a document quotes is the one `Params::default` gives it in
-//   src/index/params.rs. A document quotes one as its name in a code span and the value in
-//   parentheses, `` `contextual_candidates` (100) `` (a per-field parameter's values separated by
-//   commas); a number written straight after the name (`` `gloss_weight` 0.5 ``) is a finding too,
-//   so that every quote is in the form the gate checks;
+//   src/index/params.rs, or, for the plugin's search rules (`WEAK_MATCH_FLOOR`, `LEADER_SHARE`),
+//   the one their module exports. A document quotes one as its name in a code span and the value
+//   in parentheses, `` `contextual_candidates` (100) `` (a per-field parameter's values separated
+//   by commas); a number written straight after the name (`` `gloss_weight` 0.5 ``) is a finding
+//   too, so that every quote is in the form the gate checks;
 // and the package's version is the one version everywhere a version of this package is written.
 //
 //   node scripts/check-docs.mjs     exits 1, printing each finding as `file:line: what`
@@ -29,8 +30,12 @@ const SKIPPED_FOLDERS = new Set(['.git', 'node_modules', 'target', 'dist', 'arti
 const FILE_ENDINGS = /\.(?:ts|tsx|js|mjs|cjs|rs|md|json|jsonl|py|sh|ya?ml|toml|css|bin|txt)$/
 /** Where the ranking parameters and their shipped values are written. */
 const PARAMS_FILE = 'src/index/params.rs'
+/** @typedef {{ file: string, values: number[] | undefined }} Shipped a parameter's shipped value (a list for a per-field one; undefined when not a number) and the file that sets it */
+
+/** The plugin's modules whose exported numbers (`export const WEAK_MATCH_FLOOR = 0.55`) are search rules a document may quote. */
+const RULE_FILES = ['plugin/search/answer.ts', 'plugin/search/leaders.ts']
 /** A parameter's name in a code span (`Params::` before it or not), and what follows it on its line or the next. */
-const PARAMETER_QUOTE = /`(?:Params::)?([a-z][a-z0-9_]*)`(?:(?:[ \t]+|[ \t]*\n[ \t]*)(?:\(([^)]*)\)|(-?\d[\d_]*(?:\.\d+)?)))?/g
+const PARAMETER_QUOTE = /`(?:Params::)?([A-Za-z][A-Za-z0-9_]*)`(?:(?:[ \t]+|[ \t]*\n[ \t]*)(?:\(([^)]*)\)|(-?\d[\d_]*(?:\.\d+)?)))?/g
 /** A number or a list of them, as a quote or `Params::default` writes it. */
 const NUMBER_LIST = /^\[?\s*-?\d[\d_]*(?:\.\d+)?(?:\s*,\s*-?\d[\d_]*(?:\.\d+)?)*\s*\]?$/
 
@@ -144,16 +149,22 @@ export function checkDocs(root, docs = documents(root)) {
 
 /**
  * The ranking parameters' shipped values by name, as `Params::default` in src/index/params.rs
- * writes them (a list for a per-field parameter; `undefined` for a value that is not a number);
- * `undefined` when the repository has no such file.
+ * writes them (a list for a per-field parameter; `undefined` for a value that is not a number),
+ * and the numbers the plugin's search-rule modules export; `undefined` when the repository has no
+ * params.rs.
  * @param {string} root
- * @returns {Map<string, number[] | undefined> | undefined}
+ * @returns {Map<string, Shipped> | undefined}
  */
 export function rankingParameters(root) {
   const file = join(root, PARAMS_FILE)
   if (!existsSync(file)) return undefined
   const body = /impl Default for Params \{.*?\bParams \{\n(.*?)\n\s*\}/s.exec(readFileSync(file, 'utf8'))?.[1] ?? ''
-  return new Map([...body.matchAll(/^\s*([a-z][a-z0-9_]*): (.+?),?\s*$/gm)].map(([, name = '', value = '']) => [name, numbers(value)]))
+  /** @type {Map<string, Shipped>} */
+  const parameters = new Map([...body.matchAll(/^\s*([a-z][a-z0-9_]*): (.+?),?\s*$/gm)].map(([, name = '', value = '']) => [name, { file: PARAMS_FILE, values: numbers(value) }]))
+  for (const rules of RULE_FILES.filter(path => existsSync(join(root, path)))) {
+    for (const [, name = '', value = ''] of readFileSync(join(root, rules), 'utf8').matchAll(/^export const ([A-Z][A-Z0-9_]*) = (-?\d[\d_]*(?:\.\d+)?)$/gm)) parameters.set(name, { file: rules, values: numbers(value) })
+  }
+  return parameters
 }
 
 /** The numbers of a value or a quote (`100`, `0.25`, `[3.0, 1.0]`, `3, 1`); undefined when it is not one. */
@@ -165,7 +176,7 @@ function numbers(/** @type {string} */ text) {
  * What is wrong with a document's parameter quotes: a value that is not the shipped one, a
  * parenthesis that holds more than the value, a number written after the name without one.
  * @param {string} text - the document, its fenced blocks blanked.
- * @param {Map<string, number[] | undefined>} parameters
+ * @param {Map<string, Shipped>} parameters
  * @returns {{ at: number, what: string }[]} each finding, with the line its quote starts on.
  */
 function parameterFindings(text, parameters) {
@@ -174,19 +185,19 @@ function parameterFindings(text, parameters) {
   for (const match of text.matchAll(PARAMETER_QUOTE)) {
     const [written, name = '', inside, bare] = match
     if ((inside === undefined && bare === undefined) || !parameters.has(name)) continue
-    const shipped = parameters.get(name)
+    const { file, values: shipped } = /** @type {Shipped} */ (parameters.get(name))
     const quoted = inside === undefined ? undefined : numbers(inside)
     const quote = written.replace(/\s+/g, ' ')
     /** @type {string | undefined} */
     let what
     if (inside === undefined) {
-      what = `write a parameter's value in parentheses after its name, \`${name}\` (${bare}), the form this check compares with ${PARAMS_FILE}`
+      what = `write a parameter's value in parentheses after its name, \`${name}\` (${bare}), the form this check compares with ${file}`
     } else if (quoted === undefined) {
       if (/^\s*-?\d/.test(inside)) what = 'the parentheses after a parameter\'s name hold its value alone'
     } else if (shipped === undefined) {
-      what = `${PARAMS_FILE} gives \`${name}\` a value that is not a number`
+      what = `${file} gives \`${name}\` a value that is not a number`
     } else if (quoted.length !== shipped.length || quoted.some((value, i) => value !== shipped[i])) {
-      what = `${PARAMS_FILE} gives \`${name}\` ${shipped.join(', ')}`
+      what = `${file} gives \`${name}\` ${shipped.join(', ')}`
     }
     if (what !== undefined) findings.push({ at: text.slice(0, match.index).split('\n').length, what: `${quote}: ${what}` })
   }

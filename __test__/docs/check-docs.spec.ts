@@ -55,6 +55,16 @@ describe('check-docs', () => {
     ])
   })
 
+  it('checks a quoted search rule of the plugin against the number its module exports', () => {
+    const root = tree({
+      'src/index/params.rs': 'impl Default for Params {\n    fn default() -> Self {\n        Params {\n            contextual_share: 1.0,\n        }\n    }\n}\n',
+      'plugin/search/leaders.ts': '/** The share. */\nexport const LEADER_SHARE = 0.35\nconst HIDDEN = 2\n',
+      'docs/a.md': '# A\nRight: `LEADER_SHARE` (0.35). Wrong: `LEADER_SHARE` (0.3). Not exported: `HIDDEN` (3).\n',
+    })
+    expect(rankingParameters(root)?.get('LEADER_SHARE')).toEqual({ file: 'plugin/search/leaders.ts', values: [0.35] })
+    expect(checkDocs(root, ['docs/a.md'])).toEqual(['docs/a.md:2: `LEADER_SHARE` (0.3): plugin/search/leaders.ts gives `LEADER_SHARE` 0.35'])
+  })
+
   it('checks every quoted ranking parameter against Params::default, and only quotes of one', () => {
     const params = [
       'pub struct Params {',
@@ -88,7 +98,8 @@ describe('check-docs', () => {
         '```',
       ].join('\n'),
     })
-    expect(rankingParameters(root)).toEqual(new Map([['weights', [3, 1, 1.5, 0.5]], ['contextual_share', [1]], ['contextual_candidates', [100]], ['contextual_floor', undefined]]))
+    const shipped = (values: number[] | undefined) => ({ file: 'src/index/params.rs', values })
+    expect(rankingParameters(root)).toEqual(new Map([['weights', shipped([3, 1, 1.5, 0.5])], ['contextual_share', shipped([1])], ['contextual_candidates', shipped([100])], ['contextual_floor', shipped(undefined)]]))
     expect(checkDocs(root, ['docs/a.md'])).toEqual([
       'docs/a.md:5: `contextual_candidates` (50): src/index/params.rs gives `contextual_candidates` 100',
       'docs/a.md:5: `weights` (3, 1): src/index/params.rs gives `weights` 3, 1, 1.5, 0.5',
