@@ -62,11 +62,12 @@ describe('ToolIndex.decideAsync', () => {
         const decision = await index.decideAsync(query, 5, { ...RULES, leaderShare: 0 })
         forms.add(decision.form)
         for (const [place, hit] of [...decision.loaded, ...decision.shown].entries()) {
-          const explained = index.explain(query, hit.name)
           const at = `${index.ranking} ${query} ${hit.name}`
-          expect(explained.form, at).toBe(decision.form)
-          expect(explained.score, at).toBeCloseTo(hit.score, 6)
-          expect(explained.rank, at).toBe(place + 1)
+          const explained = index.explain(query, hit.name)
+          expect(explained, at).not.toBeNull()
+          expect(explained?.form, at).toBe(decision.form)
+          expect(explained?.score, at).toBeCloseTo(hit.score, 6)
+          expect(explained?.rank, at).toBe(place + 1)
         }
       }
     }

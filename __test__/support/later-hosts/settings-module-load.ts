@@ -22,7 +22,7 @@ import { addRow, mountLaterHost, settingsForms } from './settings-0.1.7.ts'
 /** An in-process DSH with the plugin mounted, and how that DSH changes the plugin's `defaultLimit`. */
 interface Mounted {
   readonly h: Harness
-  setLimit(limit: number): Promise<void>
+  readonly setLimit: (limit: number) => Promise<void>
   /** What the host logged as errors before the plugin came: rc.8's own sections meeting 0.1.7's service. */
   readonly hostErrors?: readonly string[]
 }
