@@ -229,6 +229,14 @@ function eventLoopSection({ eventLoop }) {
     lines.push(`| ${int(row.tools)} | ${int(row.searches)} | DSH's pipeline alone (a tool that does nothing) | ${cells(row.pipeline.delayMs)} | ${ms(row.pipeline.searchMs.p50)} | ${ms(row.pipeline.searchMs.p99)} | - | - |`)
     lines.push(`| ${int(row.tools)} | - | idle | ${cells(row.idle)} | - | - | - | - |`)
   }
+  const profiled = eventLoop.rows.filter((row) => row.thread !== undefined)
+  if (profiled.length > 0) {
+    lines.push('', 'Where the JavaScript thread\'s busy time went while the plugin\'s searches ran: the same load once more under a CPU '
+      + 'profile (`node:inspector`, a sample every 200 µs), a sample counted as the plugin\'s when its stack runs the built plugin\'s '
+      + 'code, else as DSH\'s tool pipeline, Node\'s and the garbage collector\'s; milliseconds per search.', '',
+    '| Tools | The plugin\'s code | DSH, Node and GC |', '| ---: | ---: | ---: |')
+    for (const { tools, thread } of profiled) lines.push(`| ${int(tools)} | ${ms(thread?.pluginMsPerSearch ?? 0)} | ${ms(thread?.restMsPerSearch ?? 0)} |`)
+  }
   lines.push('')
   return lines
 }

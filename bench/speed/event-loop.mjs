@@ -13,7 +13,13 @@
 // tool pipeline itself costs the loop (with every tool registered it builds each call's view of
 // the registry, which at 10,000 tools takes milliseconds).
 //
+// Then where the JavaScript thread's time goes during the plugin's load: the same load once more
+// under a CPU profile (`node:inspector`, a sample every 200 µs), each sample counted as the
+// plugin's when any frame of its stack is in the built plugin (dist/), else as the rest's (DSH's
+// tool pipeline, Node, the garbage collector), idle samples aside; per search.
+//
 // Figures to print and record, never assertions: they vary with the machine and its load.
+import { Session } from 'node:inspector/promises'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { setImmediate as macrotask, setTimeout as sleep } from 'node:timers/promises'
 import { Context } from '@deepseek-ai/cordis'
@@ -34,6 +40,10 @@ const IDLE_MS = 1000
 const NOTHING = 'benchmark_does_nothing'
 /** Milliseconds the monitor runs before and after a load. */
 const SETTLE_MS = 5
+/** The built plugin's folder, as the profiler writes a frame's script URL. */
+export const PLUGIN_CODE = new URL('../../dist/', import.meta.url).href
+/** Microseconds between two samples of the thread's profile. */
+const PROFILE_INTERVAL_US = 200
 
 /** The project's budget: the loop's p99 delay with 50 Agents searching at 1,000 tools. */
 const BUDGET_P99_MS = { 1000: 5 }
@@ -85,6 +95,7 @@ export async function eventLoopRow(size, { agents = AGENTS, searches = SEARCHES_
       return times
     })
     const plugin = await measureLoad(callsOf('tool_search'))
+    const thread = await threadShare(callsOf('tool_search'), agents * searches)
     const pipeline = await measureLoad(callsOf(NOTHING))
     const onThread = await measureLoad(handles.map((_, a) => async () => {
       const times = []
@@ -99,7 +110,7 @@ export async function eventLoopRow(size, { agents = AGENTS, searches = SEARCHES_
       return times
     }))
     const budget = BUDGET_P99_MS[/** @type {1000} */ (size)]
-    return { tools: size, agents, searches: agents * searches, idle, plugin, onThread, pipeline, ...(budget === undefined ? {} : { budgetP99Ms: budget }) }
+    return { tools: size, agents, searches: agents * searches, idle, plugin, thread, onThread, pipeline, ...(budget === undefined ? {} : { budgetP99Ms: budget }) }
   } finally {
     await ctx.fiber.dispose()
   }
@@ -123,6 +134,73 @@ async function measureLoad(searchers) {
     delayMs: { p50: delay(loop.percentile(50)), p99: delay(loop.percentile(99)), max: delay(loop.max) },
     searchMs: { p50: round3(percentile(times, 50)), p99: round3(percentile(times, 99)) },
   }
+}
+
+/**
+ * The JavaScript thread's busy time while every searcher runs once more, per search: in the
+ * plugin's own code, and in everything else (see the module comment).
+ * @param {(() => Promise<number[]>)[]} searchers
+ * @param {number} searches - how many searches they make in all.
+ */
+async function threadShare(searchers, searches) {
+  const session = new Session()
+  session.connect()
+  try {
+    await session.post('Profiler.enable')
+    await session.post('Profiler.setSamplingInterval', { interval: PROFILE_INTERVAL_US })
+    await session.post('Profiler.start')
+    await Promise.all(searchers.map((searcher) => searcher()))
+    const { profile } = await session.post('Profiler.stop')
+    const { plugin, rest } = attribute(profile)
+    return { pluginMsPerSearch: round3(plugin / 1000 / searches), restMsPerSearch: round3(rest / 1000 / searches) }
+  } finally {
+    session.disconnect()
+  }
+}
+
+/**
+ * A profile's sampled microseconds: those whose stack runs the plugin's code, and the other busy ones.
+ * @param {import('node:inspector').Profiler.Profile} profile
+ */
+export function attribute({ nodes, samples = [], timeDeltas = [] }) {
+  /** @type {Map<number, import('node:inspector').Profiler.ProfileNode>} */
+  const byId = new Map(nodes.map((node) => [node.id, node]))
+  /** @type {Map<number, number>} */
+  const parentOf = new Map()
+  for (const node of nodes) for (const child of node.children ?? []) parentOf.set(child, node.id)
+  /** @type {Map<number, boolean>} */
+  const inPlugin = new Map()
+  /** Whether a node or any caller above it is the plugin's code (remembered for every node walked). */
+  const runsPlugin = (/** @type {number} */ id) => {
+    const walked = []
+    /** @type {number | undefined} */
+    let at = id
+    let known = false
+    while (at !== undefined) {
+      const remembered = inPlugin.get(at)
+      if (remembered !== undefined) {
+        known = remembered
+        break
+      }
+      walked.push(at)
+      if (byId.get(at)?.callFrame.url.startsWith(PLUGIN_CODE) === true) {
+        known = true
+        break
+      }
+      at = parentOf.get(at)
+    }
+    for (const node of walked) inPlugin.set(node, known)
+    return known
+  }
+  let plugin = 0
+  let rest = 0
+  samples.forEach((id, i) => {
+    const micros = timeDeltas[i] ?? 0
+    if (byId.get(id)?.callFrame.functionName === '(idle)') return
+    if (runsPlugin(id)) plugin += micros
+    else rest += micros
+  })
+  return { plugin, rest }
 }
 
 const round3 = (/** @type {number} */ x) => Math.round(x * 1000) / 1000
