@@ -7,8 +7,8 @@
  * `dist/contract.js`. A rule written here once cannot drift between the three. The Rust core
  * reads the names and bounds it shares with them from here too (`build.rs` lists them: the search
  * tool's name, the model package, two bounds, and the session log's names, the payload's fields
- * that replay reads among them), so each of those is
- * written as `export const NAME = value` on one line, a whole number or a plain single-quoted string.
+ * that replay reads among them), so each of those is written as `export const NAME = value` on
+ * one line, a whole number or a plain single-quoted string.
  */
 
 /** The plugin's name and its profile row id (`cordis.patch.yml`); DSH 0.1.7+ addresses the row's settings form by it. */

@@ -30,9 +30,10 @@
 //! that call as a success and another not.
 //!
 //! Anything else is skipped: failed results, text that is not a payload of
-//! [`PAYLOAD_SCHEMA_VERSION`], a `discover` payload (it shows tools without loading them), results whose call is missing (a
-//! truncated log), a dispatch's start (its settle carries the result), the markers a later DSH
-//! writes (`session/end-seed` where a fork or a resume begins), and events of other shapes.
+//! [`PAYLOAD_SCHEMA_VERSION`], a `discover` payload (it shows tools without loading them),
+//! results whose call is missing (a truncated log), a dispatch's start (its settle carries the
+//! result), the markers a later DSH writes (`session/end-seed` where a fork or a resume begins),
+//! and events of other shapes.
 
 use std::collections::{HashMap, HashSet};
 
@@ -266,9 +267,9 @@ impl<'a> Replay<'a> {
 /// occurrence): the `name` strings, non-empty, of its `tools`, when the text is a JSON object
 /// with `schemaVersion` [`PAYLOAD_SCHEMA_VERSION`] and a `tools` array, and is not marked
 /// `"discover": true` (a `discover:` search shows tools with their schemas and loads none). Each
-/// field is named by `plugin/contract.ts`, which the plugin writes the payload with. Any other text selects
-/// nothing. Replay applies it to every persisted result, and the plugin's live commit calls it
-/// too, so a resumed Agent selects exactly what the live one did.
+/// field is named by `plugin/contract.ts`, which the plugin writes the payload with. Any other
+/// text selects nothing. Replay applies it to every persisted result, and the plugin's live
+/// commit calls it too, so a resumed Agent selects exactly what the live one did.
 pub fn selection_from_payload(text: &str) -> Vec<String> {
     current_payload(text).map_or_else(Vec::new, |payload| selected_names(&payload))
 }
