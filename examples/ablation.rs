@@ -45,8 +45,18 @@ mod ablation {
         params: Params,
         transformer: bool,
         fill: bool,
-        /// Ranks with the untrained transformer instead of the shipped one.
-        untrained: bool,
+        /// Which transformer ranks.
+        encoder: Transformer,
+    }
+
+    #[derive(Clone, Copy, PartialEq)]
+    enum Transformer {
+        /// The shipped one, with its reader of glossed Chinese queries.
+        Shipped,
+        /// The shipped one reading every query, glossed ones too.
+        WithoutChineseReader,
+        /// all-MiniLM-L6-v2 before the training.
+        Untrained,
     }
 
     fn variants() -> Vec<Variant> {
@@ -54,10 +64,16 @@ mod ablation {
         let off = |name, change: fn(&mut Params)| {
             let mut params = shipped();
             change(&mut params);
-            Variant { name, params, transformer: true, fill: true, untrained: false }
+            Variant { name, params, transformer: true, fill: true, encoder: Transformer::Shipped }
         };
         vec![
-            Variant { name: "shipped (R@5)", params: shipped(), transformer: true, fill: true, untrained: false },
+            Variant {
+                name: "shipped (R@5)",
+                params: shipped(),
+                transformer: true,
+                fill: true,
+                encoder: Transformer::Shipped,
+            },
             off("no prefix matching", |p| p.prefix_weight = 0.0),
             off("no acronyms", |p| p.acronym_weight = 0.0),
             off("no fusion of a query's requests", |p| p.fusion_k = 0.0),
@@ -77,10 +93,29 @@ mod ablation {
                 params: shipped(),
                 transformer: false,
                 fill: true,
-                untrained: false,
+                encoder: Transformer::Shipped,
             },
-            Variant { name: "no fill", params: shipped(), transformer: true, fill: false, untrained: false },
-            Variant { name: "untrained encoder", params: shipped(), transformer: true, fill: true, untrained: true },
+            Variant {
+                name: "no fill",
+                params: shipped(),
+                transformer: true,
+                fill: false,
+                encoder: Transformer::Shipped,
+            },
+            Variant {
+                name: "no reader of glossed Chinese queries",
+                params: shipped(),
+                transformer: true,
+                fill: true,
+                encoder: Transformer::WithoutChineseReader,
+            },
+            Variant {
+                name: "untrained encoder",
+                params: shipped(),
+                transformer: true,
+                fill: true,
+                encoder: Transformer::Untrained,
+            },
             off("lexical (no semantic stage)", |p| p.semantic_weight = 0.0),
         ]
     }
@@ -100,13 +135,18 @@ mod ablation {
         set_vector_cache(args.get(2).filter(|dir| !dir.is_empty()).map(PathBuf::from));
         let (sets, models) = (Path::new(sets), Path::new(models));
         let table = Arc::new(Model::from_file(&models.join("model.bin")).expect("the word table"));
-        let contextual = Arc::new(Contextual::from_file(&models.join("encoder.bin")).expect("the transformer"));
+        let english_only = || Contextual::from_file(&models.join("encoder.bin")).expect("the transformer");
+        let mut contextual = english_only();
+        contextual.read_glossed_from(&models.join("encoder-zh.bin")).expect("the reader of glossed queries");
+        let (contextual, english_only) = (Arc::new(contextual), Arc::new(english_only()));
         let glossary = Arc::new(Glossary::from_file(&models.join("glossary.bin")).expect("the glossary"));
         let untrained = args
             .get(3)
             .map(|path| Arc::new(Contextual::from_file(Path::new(path)).expect("the untrained transformer")));
-        let variants: Vec<Variant> =
-            variants().into_iter().filter(|variant| !variant.untrained || untrained.is_some()).collect();
+        let variants: Vec<Variant> = variants()
+            .into_iter()
+            .filter(|variant| variant.encoder != Transformer::Untrained || untrained.is_some())
+            .collect();
         // Per column: its name, each variant's summed recall, and how many requests it pools.
         let mut columns: Vec<(String, Vec<f64>, usize)> = Vec::new();
         for line in read(&sets.join("sets.jsonl")).lines().filter(|line| !line.trim().is_empty()) {
@@ -124,8 +164,9 @@ mod ablation {
                 .map(|variant| {
                     let model = SemanticModel {
                         table: table.clone(),
-                        contextual: variant.transformer.then(|| match (&untrained, variant.untrained) {
-                            (Some(untrained), true) => untrained.clone(),
+                        contextual: variant.transformer.then(|| match (&untrained, variant.encoder) {
+                            (Some(untrained), Transformer::Untrained) => untrained.clone(),
+                            (_, Transformer::WithoutChineseReader) => english_only.clone(),
                             _ => contextual.clone(),
                         }),
                         glossary: Some(glossary.clone()),

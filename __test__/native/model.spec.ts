@@ -11,6 +11,7 @@ import { ToolIndex, setModelPath } from '../../index.js'
 const ROOT = new URL('../../', import.meta.url)
 const MODEL = new URL('model/model.bin', ROOT).pathname
 const ENCODER = new URL('model/encoder.bin', ROOT).pathname
+const GLOSSED_ENCODER = new URL('model/encoder-zh.bin', ROOT).pathname
 const GLOSSARY = new URL('model/glossary.bin', ROOT).pathname
 const GITHUB = readFileSync(new URL('catalogs/mcp/github.json', ROOT), 'utf8')
 const CATALOG = JSON.stringify([
@@ -24,10 +25,14 @@ afterEach(() => { setModelPath(MODEL) })
 describe('the semantic model', () => {
   it('is the files the pinned builds record', () => {
     type Output = { sha256: string }
-    const inputs = JSON.parse(readFileSync(new URL('model/build/inputs.json', ROOT), 'utf8')) as { output: Output; encoder_output: Output; glossary_output: Output; glossary_licence: Output }
+    const inputs = JSON.parse(readFileSync(new URL('model/build/inputs.json', ROOT), 'utf8')) as { output: Output; encoder_output: Output; encoder_zh_output: Output; glossary_output: Output; glossary_licence: Output }
     const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
     expect(sha256(MODEL)).toBe(inputs.output.sha256)
     expect(sha256(ENCODER)).toBe(inputs.encoder_output.sha256)
+    expect(sha256(GLOSSED_ENCODER)).toBe(inputs.encoder_zh_output.sha256)
+    // The Chinese reader was trained against the transformer's tool vectors: a new transformer needs it trained again.
+    const glossedTraining = JSON.parse(readFileSync(new URL('model/build/train/training-zh.json', ROOT), 'utf8')) as { trained_against: Output }
+    expect(glossedTraining.trained_against.sha256).toBe(inputs.encoder_output.sha256)
     expect(sha256(GLOSSARY)).toBe(inputs.glossary_output.sha256)
     expect(sha256(new URL('model/LICENSE-CC-BY-SA-4.0', ROOT).pathname)).toBe(inputs.glossary_licence.sha256)
   })
@@ -134,6 +139,33 @@ describe('the semantic model', () => {
       await expect(index.ready()).resolves.toBeUndefined()
       expect(index.explain('convert dollars to yen', 'convert_currency')?.semantic?.contextual).toBeNull()
       expect(index.search('do I need an umbrella, will it rain', 1).map(hit => hit.name)).toEqual(['get_weather_forecast'])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('reads a glossed query with the Chinese reader and a typed one with the transformer, tools with the transformer alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-tool-search-model-'))
+    try {
+      for (const file of [MODEL, ENCODER, GLOSSARY]) copyFileSync(file, join(dir, file.split('/').pop()!))
+      const cosines = async (path: string) => {
+        setModelPath(path)
+        const index = ToolIndex.fromJson(GITHUB)
+        await index.ready()
+        const cosine = (query: string) => index.explain(query, 'merge_pull_request')?.semantic?.contextual
+        return { glossed: cosine('把这个拉取请求合并掉'), typed: cosine('merge this pull request'), warnings: index.warnings }
+      }
+      const without = await cosines(join(dir, 'model.bin'))
+      const shipped = await cosines(MODEL)
+      expect(shipped.warnings).toEqual([])
+      expect(without.glossed).toEqual(expect.any(Number))
+      expect(shipped.glossed).not.toBe(without.glossed)
+      expect(shipped.typed).toBe(without.typed)
+      writeFileSync(join(dir, 'encoder-zh.bin'), readFileSync(GLOSSED_ENCODER).subarray(0, 4096))
+      const damaged = await cosines(join(dir, 'model.bin'))
+      expect(damaged.warnings.join('\n')).toMatch(/^Chinese queries are read by the transformer that reads English: the model file is not a dsh-tool-search model: .*\(.*encoder-zh\.bin\)$/)
+      expect(damaged.glossed).toBe(without.glossed)
+      expect(damaged.typed).toBe(without.typed)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -1,9 +1,11 @@
 //! The models hybrid indexes use by default. The package entry (`index.js`) names the installed
 //! model package's table file once, when it is imported; the files are read on first use and
 //! shared by every index after it, so a process that only ranks lexically never reads them. The
-//! transformer's file, `encoder.bin`, and the glossary, `glossary.bin`, sit beside the table in
-//! the same package; without the transformer (or when it cannot be read) hybrid indexes blend the
-//! table alone, and without the glossary they read a query's CJK text by its characters alone.
+//! transformer's file, `encoder.bin`, the transformer that reads glossed Chinese queries,
+//! `encoder-zh.bin`, and the glossary, `glossary.bin`, sit beside the table in the same package;
+//! without the transformer (or when it cannot be read) hybrid indexes blend the table alone,
+//! without the second one the first reads every query, and without the glossary they read a
+//! query's CJK text by its characters alone.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -19,6 +21,8 @@ use crate::{set_vector_cache, Contextual, Glossary, Model, SemanticModel};
 
 /// The transformer's file, next to the table's.
 const ENCODER_FILE: &str = "encoder.bin";
+/// The file of the transformer that reads glossed queries, next to the table's.
+const GLOSSED_ENCODER_FILE: &str = "encoder-zh.bin";
 /// The glossary's file, next to the table's.
 const GLOSSARY_FILE: &str = "glossary.bin";
 
@@ -77,36 +81,44 @@ pub(super) fn default_model() -> std::result::Result<Option<(SemanticModel, Vec<
 
 fn load(path: &Path) -> std::result::Result<Loaded, String> {
     let table = Model::from_file(path).map(Arc::new).map_err(|error| format!("{error} ({})", path.display()))?;
-    let encoder = path.with_file_name(ENCODER_FILE);
-    let (contextual, note) = if encoder.exists() {
-        match Contextual::from_file(&encoder) {
-            Ok(contextual) => (Some(Arc::new(contextual)), None),
-            Err(error) => (
-                None,
-                Some(format!(
-                    "the transformer is left out, so searches blend the word table alone: {error} ({})",
-                    encoder.display()
-                )),
-            ),
+    let mut notes = Vec::new();
+    let contextual = read_transformers(path, &mut notes).map(Arc::new);
+    let glossary = read_if_there(path.with_file_name(GLOSSARY_FILE), Glossary::from_file).unwrap_or_else(|note| {
+        notes
+            .push(format!("the glossary is left out, so a query's Chinese is matched by its characters alone: {note}"));
+        None
+    });
+    Ok(Loaded { model: SemanticModel { table, contextual, glossary: glossary.map(Arc::new) }, notes })
+}
+
+/// The transformer beside the table at `path`, with its reader of glossed queries where that one
+/// is there and fits it.
+fn read_transformers(path: &Path, notes: &mut Vec<String>) -> Option<Contextual> {
+    let mut contextual =
+        read_if_there(path.with_file_name(ENCODER_FILE), Contextual::from_file).unwrap_or_else(|note| {
+            notes.push(format!("the transformer is left out, so searches blend the word table alone: {note}"));
+            None
+        })?;
+    let glossed = path.with_file_name(GLOSSED_ENCODER_FILE);
+    if glossed.exists() {
+        if let Err(error) = contextual.read_glossed_from(&glossed) {
+            notes.push(format!(
+                "Chinese queries are read by the transformer that reads English: {error} ({})",
+                glossed.display()
+            ));
         }
-    } else {
-        (None, None)
-    };
-    let glossary = path.with_file_name(GLOSSARY_FILE);
-    let (glossary, glossary_note) = if glossary.exists() {
-        match Glossary::from_file(&glossary) {
-            Ok(read) => (Some(Arc::new(read)), None),
-            Err(error) => (
-                None,
-                Some(format!(
-                    "the glossary is left out, so a query's Chinese is matched by its characters alone: {error} ({})",
-                    glossary.display()
-                )),
-            ),
-        }
-    } else {
-        (None, None)
-    };
-    let notes = note.into_iter().chain(glossary_note).collect();
-    Ok(Loaded { model: SemanticModel { table, contextual, glossary }, notes })
+    }
+    Some(contextual)
+}
+
+/// The file at `path` read by `read`; `Ok(None)` when there is none, and why it cannot be used
+/// when it is there.
+fn read_if_there<T, E: std::fmt::Display>(
+    path: PathBuf,
+    read: impl FnOnce(&Path) -> std::result::Result<T, E>,
+) -> std::result::Result<Option<T>, String> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    read(&path).map(Some).map_err(|error| format!("{error} ({})", path.display()))
 }

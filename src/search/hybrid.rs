@@ -26,7 +26,7 @@
 
 use crate::analysis::Analyzer;
 use crate::index::{DocId, Index};
-use crate::semantic::{contextual_cosine, DocVectors, Embedder, Model, ToolVectors};
+use crate::semantic::{contextual_cosine, DocVectors, Embedder, Model, QueryReading, ToolVectors};
 use crate::work::{self, Step};
 
 use super::scores::Scores;
@@ -89,7 +89,7 @@ impl Blend {
         index: &Index,
         (model, vectors): (&Model, &DocVectors),
         contextual: Option<&ToolVectors>,
-        text: &str,
+        (text, reading): (&str, QueryReading),
         requests: &[&str],
         lexical: &Scores,
     ) -> Option<Blend> {
@@ -124,7 +124,7 @@ impl Blend {
         let best_lexical = lexical.iter().map(|(_, score)| score).fold(0.0, f64::max);
         let contextual = contextual.and_then(|vectors| {
             let candidates = candidates(index, lexical, best_lexical, &table);
-            let cosines = transformer_similarity(vectors, &candidates, text)?;
+            let cosines = transformer_similarity(vectors, &candidates, text, reading)?;
             let placed = placed(&cosines.iter().map(|cosine| cosine.unwrap_or(0.0)).collect::<Vec<_>>());
             Some((cosines, placed))
         });
@@ -292,8 +292,13 @@ fn candidates(index: &Index, lexical: &Scores, best_lexical: f64, table: &[f64])
 /// The transformer's cosine with the query of each candidate, by document (`None` off the
 /// candidates), its vector made now where the worker has not made it yet; `None` for a query it
 /// does not read (see [`crate::Contextual::embed_query`]).
-fn transformer_similarity(vectors: &ToolVectors, candidates: &[DocId], text: &str) -> Option<Vec<Option<f64>>> {
-    let query = vectors.model().embed_query(text)?;
+fn transformer_similarity(
+    vectors: &ToolVectors,
+    candidates: &[DocId],
+    text: &str,
+    reading: QueryReading,
+) -> Option<Vec<Option<f64>>> {
+    let query = vectors.model().embed_query(text, reading)?;
     work::add(Step::Similarity, candidates.len());
     let mut cosines = vec![None; vectors.len()];
     for &doc in candidates {

@@ -23,6 +23,7 @@ use rustc_hash::FxHashSet;
 
 use crate::gloss;
 use crate::index::{bm25, DocId, Index};
+use crate::semantic::QueryReading;
 
 use super::agreement::name_agreement;
 use super::hybrid::Blend;
@@ -255,10 +256,12 @@ impl Scored {
             // The models read English: a query's CJK text is read in its glosses.
             let read = |text| index.glossary().map_or(Cow::Borrowed(text), |glossary| gloss::reading(glossary, text));
             let quoted = phrase::quoted(index, text);
+            let typed = text;
             let text = read(text);
+            let reading = if text == typed { QueryReading::Typed } else { QueryReading::Glossed };
             let requests: Vec<Cow<'_, str>> = requests.iter().map(|request| read(request)).collect();
             let requests: Vec<&str> = requests.iter().map(AsRef::as_ref).collect();
-            let mut blend = Blend::new(index, semantic, index.contextual(), &text, &requests, &lexical)?;
+            let mut blend = Blend::new(index, semantic, index.contextual(), (&text, reading), &requests, &lexical)?;
             blend.rerank(name_agreement(index, semantic.0, &text, &blend, &lexical));
             blend.protect(quoted);
             Some(blend)

@@ -36,9 +36,23 @@ const FINGERPRINT_TEXT: &str = "get_weather_forecast: Résumé of the café's 3-
 /// whose match strength the plugin reads, and the command line's lint searches each text often.
 const REMEMBERED_QUERIES: usize = 32;
 
+/// How a query reaches the transformer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum QueryReading {
+    /// As it was typed.
+    Typed,
+    /// As the glossary reads its Chinese (`gloss::reading`): words of English, one first meaning
+    /// a word, in the order of the Chinese.
+    Glossed,
+}
+
 /// The transformer with its tokenizer.
 pub struct Contextual {
     encoder: Encoder,
+    /// The encoder trained to read glossed queries (`encoder-zh.bin`, docs/model.md), when there
+    /// is one. It reads queries only: tools keep `encoder`'s vectors, which is what it was trained
+    /// against, so their cache and every typed query are the same with it or without it.
+    glossed: Option<Encoder>,
     wordpiece: WordPiece,
     /// The latest queries and their vectors, newest last.
     queries: Mutex<VecDeque<RememberedQuery>>,
@@ -48,8 +62,8 @@ pub struct Contextual {
     passes: AtomicUsize,
 }
 
-/// A query and its vector (`None`: the transformer does not read it).
-type RememberedQuery = (Box<str>, Option<Arc<[f32]>>);
+/// A query, how it was read, and its vector (`None`: the transformer does not read it).
+type RememberedQuery = (Box<str>, QueryReading, Option<Arc<[f32]>>);
 
 impl std::fmt::Debug for Contextual {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -64,11 +78,26 @@ impl Contextual {
         let wordpiece = WordPiece::new(encoder.vocab()).map_err(ModelError::Malformed)?;
         Ok(Contextual {
             encoder,
+            glossed: None,
             wordpiece,
             queries: Mutex::new(VecDeque::with_capacity(REMEMBERED_QUERIES)),
             asked: AtomicUsize::new(0),
             passes: AtomicUsize::new(0),
         })
+    }
+
+    /// Reads the encoder for glossed queries (see [`QueryReading::Glossed`]). It must share this
+    /// encoder's vocabulary and width, as it was trained from it; without it, or when it cannot be
+    /// read, this encoder reads every query.
+    pub fn read_glossed_from(&mut self, path: &Path) -> Result<(), ModelError> {
+        let mut glossed = Encoder::from_file(path)?;
+        if glossed.dims() != self.encoder.dims() || !glossed.vocab().eq(self.encoder.vocab()) {
+            return Err(ModelError::Malformed("its vocabulary or width is not the transformer's".into()));
+        }
+        glossed.share_parts_of(&self.encoder);
+        self.glossed = Some(glossed);
+        self.queries.get_mut().unwrap_or_else(PoisonError::into_inner).clear();
+        Ok(())
     }
 
     pub(crate) fn dims(&self) -> usize {
@@ -100,23 +129,28 @@ impl Contextual {
     /// on the eval's long role-play requests (tau2 banking) reading the start lost a fifth of the
     /// relevant tools in the top 5, where leaving them to the static table, which weighs each
     /// request, lost none.
-    pub(crate) fn embed_query(&self, text: &str) -> Option<Arc<[f32]>> {
+    /// A glossed query is read by the glossed reader, where there is one.
+    pub(crate) fn embed_query(&self, text: &str, reading: QueryReading) -> Option<Arc<[f32]>> {
         self.asked.fetch_add(1, Ordering::Relaxed);
         let lock = || self.queries.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((_, vector)) = lock().iter().find(|(query, _)| query.as_ref() == text) {
+        if let Some((.., vector)) = lock().iter().find(|(query, read, _)| query.as_ref() == text && *read == reading) {
             return vector.clone();
         }
+        let encoder = match (&self.glossed, reading) {
+            (Some(glossed), QueryReading::Glossed) => glossed,
+            _ => &self.encoder,
+        };
         let max = self.max_tokens();
         let ids = self.wordpiece.ids(text, max + 1);
         let vector: Option<Arc<[f32]>> = (ids.len() <= max && ids.len() > 2).then(|| {
             self.passes.fetch_add(1, Ordering::Relaxed);
-            self.encoder.embed_ids_now(&ids).into()
+            encoder.embed_ids_now(&ids).into()
         });
         let mut queries = lock();
         if queries.len() == REMEMBERED_QUERIES {
             queries.pop_front();
         }
-        queries.push_back((text.into(), vector.clone()));
+        queries.push_back((text.into(), reading, vector.clone()));
         vector
     }
 

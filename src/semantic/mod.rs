@@ -33,6 +33,7 @@ pub(crate) use background::embed as embed_tools;
 pub(crate) use contextual::cosine as contextual_cosine;
 pub use contextual::tool_text;
 pub use contextual::Contextual;
+pub(crate) use contextual::QueryReading;
 #[cfg(test)]
 pub(crate) use contextual::MAX_TOKENS;
 pub use disk_cache::set_dir as set_vector_cache;

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
+use crate::semantic::QueryReading;
 use crate::semantic::{contextual_cosine as cosine, tool_text, MAX_TOKENS};
 use crate::{Contextual, Index, Model, Params, Searcher, SemanticModel};
 
@@ -45,7 +46,7 @@ fn once_in_place_the_transformer_orders_what_the_words_tie() {
     index.wait_for_vectors();
     let query = "pull request";
     let ranked = top(&index, query, 40);
-    let query_vector = ENCODER.embed_query(query).unwrap();
+    let query_vector = ENCODER.embed_query(query, QueryReading::Typed).unwrap();
     let mut analyzer = crate::Analyzer::new();
     let mut expected: Vec<(f64, String)> = crate::read_catalog(&catalog)
         .unwrap()
@@ -224,4 +225,24 @@ fn a_tool_the_transformer_finds_near_takes_part_though_no_word_matches_it() {
     let shipped = ranked(Params::default().contextual_floor);
     assert_eq!(shipped.first().map(String::as_str), Some("recipes_by_category"), "{shipped:?}");
     assert_eq!(ranked(f64::INFINITY), ["make_directory", "make_payment"]);
+}
+
+#[test]
+fn a_glossed_query_is_read_by_the_glossed_reader_where_there_is_one() {
+    let text = "this pull request merge";
+    let mut contextual = Contextual::from_file(&shipped("encoder.bin")).unwrap();
+    let typed = contextual.embed_query(text, QueryReading::Typed).unwrap();
+    assert_eq!(contextual.embed_query(text, QueryReading::Glossed).unwrap(), typed);
+    // A file that is not an encoder is refused, and the transformer goes on reading every query.
+    let damaged = std::env::temp_dir().join(format!("dsh-tool-search-glossed-{}.bin", std::process::id()));
+    std::fs::write(&damaged, &std::fs::read(shipped("encoder-zh.bin")).unwrap()[..4096]).unwrap();
+    assert!(contextual.read_glossed_from(&damaged).is_err());
+    std::fs::remove_file(&damaged).unwrap();
+    assert_eq!(contextual.embed_query(text, QueryReading::Glossed).unwrap(), typed);
+    // The same text, remembered once for each reading.
+    contextual.read_glossed_from(&shipped("encoder-zh.bin")).unwrap();
+    let glossed = contextual.embed_query(text, QueryReading::Glossed).unwrap();
+    assert_ne!(glossed, typed);
+    assert_eq!(contextual.embed_query(text, QueryReading::Typed).unwrap(), typed);
+    assert_eq!(contextual.embed_query(text, QueryReading::Glossed).unwrap(), glossed);
 }

@@ -41,6 +41,8 @@
 //! epsilon (1e-12) and GELU are the architecture's, not the file's. Every float must be finite.
 //! The widths are whole multiples of 8 (`STEP`), so no loop of the pass has a remainder.
 
+use std::sync::Arc;
+
 use super::int8::{Linear, BLOCK};
 use crate::bytes::{fnv1a, u32_at, u64_at};
 use crate::semantic::model::ModelError;
@@ -90,16 +92,19 @@ impl Sizes {
 }
 
 /// An embedding table: a row of bytes per token or position, a scale per row.
+#[derive(PartialEq)]
 pub(super) struct Table {
     pub(super) scales: Vec<f32>,
     pub(super) values: Vec<i8>,
 }
 
+#[derive(PartialEq)]
 pub(super) struct Norm {
     pub(super) gamma: Vec<f32>,
     pub(super) beta: Vec<f32>,
 }
 
+#[derive(PartialEq)]
 pub(super) struct Layer {
     pub(super) query: Linear,
     pub(super) key: Linear,
@@ -111,17 +116,18 @@ pub(super) struct Layer {
     pub(super) output_norm: Norm,
 }
 
-/// Everything a forward pass reads.
+/// Everything a forward pass reads. The word table and the layers are shared: two encoders
+/// trained from one with these frozen hold the same bytes, kept once (`Encoder::share_parts_of`).
 pub(super) struct Weights {
     pub(super) hidden: usize,
     pub(super) heads: usize,
     pub(super) intermediate: usize,
     pub(super) positions: usize,
-    pub(super) words: Table,
+    pub(super) words: Arc<Table>,
     pub(super) position_rows: Table,
     pub(super) token_type: Vec<f32>,
     pub(super) embedding_norm: Norm,
-    pub(super) layers: Vec<Layer>,
+    pub(super) layers: Vec<Arc<Layer>>,
 }
 
 /// A checked file: the vocabulary (texts and where each starts) and the weights.
@@ -214,13 +220,13 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
         heads: sizes.heads,
         intermediate,
         positions,
-        words: body.table(vocab, hidden)?,
+        words: Arc::new(body.table(vocab, hidden)?),
         position_rows: body.table(positions, hidden)?,
         token_type: body.floats(hidden)?,
         embedding_norm: body.norm(hidden)?,
         layers: (0..sizes.layers)
             .map(|_| {
-                Ok(Layer {
+                Ok(Arc::new(Layer {
                     query: body.linear(hidden, hidden)?,
                     key: body.linear(hidden, hidden)?,
                     value: body.linear(hidden, hidden)?,
@@ -229,7 +235,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
                     intermediate: body.linear(hidden, intermediate)?,
                     output: body.linear(intermediate, hidden)?,
                     output_norm: body.norm(hidden)?,
-                })
+                }))
             })
             .collect::<Result<_, ModelError>>()?,
     };
