@@ -76,6 +76,7 @@ const { values: options } = parseArgs({
     rows: { type: 'string' },
     steps: { type: 'string' },
     'event-loop': { type: 'boolean', default: false },
+    'model-memory': { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
     ...COST_OPTIONS,
   },
@@ -134,6 +135,14 @@ if (options.check) {
   log(`${pageName}: section ${writeReadmeSection(pagePath, readResults())}`)
 } else if (options['event-loop']) {
   writeResults({ ...readResults(), eventLoop: await measureEventLoop(FULL) }, writePage)
+} else if (options['model-memory']) {
+  const { modelMemory } = await import('./speed/memory.mjs')
+  const recorded = readResults()
+  writeResults({
+    ...recorded,
+    versions: { ...recorded.versions, model: semanticModel() },
+    memory: { ...recorded.memory, model: modelMemory() },
+  }, writePage)
 } else if (options.quick) {
   console.log(renderReport(await measure(QUICK)))
   log('a quick run: nothing was written, and its figures are not the documented ones (`pnpm benchmark` measures those)')
@@ -319,11 +328,11 @@ function packageVersion(name) {
   return JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version
 }
 
-/** The semantic model's files hybrid indexes read (the word table, the transformer, the glossary), their names, size and hash; null without the model package. */
+/** The semantic model's files hybrid indexes read (the word table, the transformer and its reader of glossed queries, the glossary), their names, size and hash; null without the model package. */
 function semanticModel() {
   const file = modelFile()
   if (file === null) return null
-  const files = ['model.bin', 'encoder.bin', 'glossary.bin'].filter((name) => existsSync(join(dirname(file), name)))
+  const files = ['model.bin', 'encoder.bin', 'encoder-zh.bin', 'glossary.bin'].filter((name) => existsSync(join(dirname(file), name)))
   const bytes = Buffer.concat(files.map((name) => readFileSync(join(dirname(file), name))))
   const { name, version } = JSON.parse(readFileSync(join(dirname(file), 'package.json'), 'utf8'))
   return { package: `${name}@${version}`, files, bytes: bytes.length, sha256: sha256(bytes) }
