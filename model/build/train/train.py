@@ -189,6 +189,35 @@ def step_loss(model, batch, tools, tokens, scale, rng):
     return torch.nn.functional.cross_entropy(logits, torch.tensor(target))
 
 
+class Learning:
+    """What trains `model` by a recipe: the word table (`freeze_words`) and the lower
+    `frozen_layers` layers with the embeddings under them frozen, AdamW over the rest, a linear
+    warm-up over `warmup` of `total` steps, then a linear decay to zero."""
+
+    def __init__(self, model, recipe, total):
+        model.word.weight.requires_grad_(not recipe['freeze_words'])
+        model.frozen = recipe['frozen_layers']
+        for module in [model.position, model.embed_norm, *model.layers[: model.frozen]] if model.frozen else []:
+            for p in module.parameters():
+                p.requires_grad_(False)
+        if model.frozen:
+            model.token_type.requires_grad_(False)
+        self.params = [p for p in model.parameters() if p.requires_grad]
+        self.optimizer = torch.optim.AdamW(self.params, lr=recipe['lr'], weight_decay=recipe['weight_decay'])
+        warmup = max(1, int(total * recipe['warmup']))
+        self.schedule = torch.optim.lr_scheduler.LambdaLR(
+            self.optimizer, lambda s: min((s + 1) / warmup, max(0.0, (total - s) / max(1, total - warmup))))
+
+    def step(self, loss):
+        """One step down `loss` (its gradient's norm clipped to 1); the loss, as a number."""
+        self.optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.params, 1.0)
+        self.optimizer.step()
+        self.schedule.step()
+        return loss.item()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--out', required=True, help='the trained model directory to write')
@@ -259,21 +288,9 @@ def main():
         return
     tokens_train = Texts(source, recipe['train_tokens'])
 
-    model.word.weight.requires_grad_(not recipe['freeze_words'])
-    model.frozen = recipe['frozen_layers']
-    for module in [model.position, model.embed_norm, *model.layers[: model.frozen]] if model.frozen else []:
-        for p in module.parameters():
-            p.requires_grad_(False)
-    if model.frozen:
-        model.token_type.requires_grad_(False)
-    params = [p for p in model.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(params, lr=recipe['lr'], weight_decay=recipe['weight_decay'])
-    rng = random.Random(seed)
     steps_per_epoch = math.ceil(len(train) / recipe['batch'])
-    total = steps_per_epoch * recipe['epochs']
-    warmup = max(1, int(total * recipe['warmup']))
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min((s + 1) / warmup, max(0.0, (total - s) / max(1, total - warmup))))
+    learn = Learning(model, recipe, steps_per_epoch * recipe['epochs'])
+    rng = random.Random(seed)
     best = (sum(scores.values()) / len(scores), 0)
     history = [{'epoch': 0, 'validation': scores}]
     os.makedirs(args.out, exist_ok=True)
@@ -281,13 +298,7 @@ def main():
         model.train()
         losses = []
         for i, batch in enumerate(batches(train, recipe['batch'], rng)):
-            loss = step_loss(model, batch, tools, tokens_train, recipe['scale'], rng)
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(params, 1.0)
-            optimizer.step()
-            schedule.step()
-            losses.append(loss.item())
+            losses.append(learn.step(step_loss(model, batch, tools, tokens_train, recipe['scale'], rng)))
             if i % 20 == 0:
                 log(f'epoch {epoch} step {i}/{steps_per_epoch} loss {sum(losses[-20:]) / len(losses[-20:]):.4f}')
         scores = validation(model, pairs, tools, tokens)

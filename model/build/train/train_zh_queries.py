@@ -41,7 +41,7 @@ sys.path.insert(0, BUILD)
 import encoder  # noqa: E402
 import pinned  # noqa: E402
 from minilm import MiniLM  # noqa: E402
-from train import MAX_TOKENS, PAIRS, TOOLS, Texts, base_dir, embed, log  # noqa: E402
+from train import MAX_TOKENS, PAIRS, TOOLS, Learning, Texts, base_dir, embed, log  # noqa: E402
 
 SHIPPED = os.path.join(os.path.dirname(BUILD), 'encoder.bin')
 
@@ -134,18 +134,7 @@ def main():
         scores = validation(teacher, pairs, catalogs, tokens)
         log(f'train: {len(train)} Chinese queries; shipped encoder', scores)
         model = MiniLM.load(start)
-        model.word.weight.requires_grad_(False)
-        model.token_type.requires_grad_(False)
-        model.frozen = recipe['frozen_layers']
-        for module in [model.position, model.embed_norm, *model.layers[: model.frozen]]:
-            for p in module.parameters():
-                p.requires_grad_(False)
-        params = [p for p in model.parameters() if p.requires_grad]
-        optimizer = torch.optim.AdamW(params, lr=recipe['lr'], weight_decay=recipe['weight_decay'])
-        total = math.ceil(len(train) / recipe['batch']) * recipe['epochs']
-        warmup = max(1, int(total * recipe['warmup']))
-        schedule = torch.optim.lr_scheduler.LambdaLR(
-            optimizer, lambda s: min((s + 1) / warmup, max(0.0, (total - s) / max(1, total - warmup))))
+        learn = Learning(model, recipe, math.ceil(len(train) / recipe['batch']) * recipe['epochs'])
         rng = random.Random(recipe['seed'])
         best = (sum(scores.values()) / len(scores), 0)
         history = [{'epoch': 0, 'validation': scores}]
@@ -156,13 +145,7 @@ def main():
             for start_at in range(0, len(train), recipe['batch']):
                 batch = train[start_at: start_at + recipe['batch']]
                 queries = model(*tokens.batch([p['query'] for p in batch]))
-                loss = sum(catalogs.loss(q, p, recipe['scale'], rng) for q, p in zip(queries, batch)) / len(batch)
-                optimizer.zero_grad()
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(params, 1.0)
-                optimizer.step()
-                schedule.step()
-                losses.append(loss.item())
+                losses.append(learn.step(sum(catalogs.loss(q, p, recipe['scale'], rng) for q, p in zip(queries, batch)) / len(batch)))
             scores = validation(model, pairs, catalogs, tokens)
             mean = sum(scores.values()) / len(scores)
             history.append({'epoch': epoch, 'loss': round(sum(losses) / len(losses), 4), 'validation': scores})
