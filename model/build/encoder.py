@@ -12,7 +12,9 @@ model/build/train/, at a byte per weight).
                                                              file's sha256 against inputs.json
     python3 model/build/encoder.py --model-dir DIR --zh      export the reader of glossed Chinese queries
                                                              (train/train_zh_queries.py writes it) to
-                                                             model/encoder-zh.bin; with --check, compare
+                                                             model/encoder-zh.bin, the layers its training
+                                                             changed on top of model/encoder.bin; with
+                                                             --check, compare
     python3 model/build/encoder.py --base --out PATH         the untrained all-MiniLM-L6-v2 from the pinned
                                                              wheel, as shipped before the training (the
                                                              ablation's "untrained encoder" row)
@@ -140,6 +142,33 @@ class Model:
         body = bytes(len(n) for n in names) + b''.join(names) + b''.join(self.parts)
         sizes = (VERSION, len(names), self.hidden, self.layers, self.heads, self.intermediate, self.positions, sum(map(len, names)))
         return MAGIC + struct.pack('<8I', *sizes) + struct.pack('<Q', modelfile.fnv1a(body)) + body
+
+
+UPPER_MAGIC = b'DSHTSUPL'
+
+
+def layer_bytes(hidden, intermediate):
+    """Length of one layer in the file: four square linears, the feed-forward pair, two norms."""
+    linear = lambda inputs, outputs: inputs * outputs + outputs * 8  # noqa: E731
+    return 4 * linear(hidden, hidden) + linear(hidden, intermediate) + linear(intermediate, hidden) + 2 * hidden * 8
+
+
+def upper_layers(data, under):
+    """The file of upper layers (src/semantic/encoder/upper.rs) of the encoder file `data`, trained
+    from the encoder file `under` with everything below some layer frozen: the layers from the
+    first that differs, on `under`'s checksum. The reader stacks them on `under`, so the rest must
+    be `under`'s bytes exactly, or it would run another model than the one trained."""
+    assert len(data) == len(under) and data[:40] == under[:40], 'a model of the same shape and vocabulary'
+    _version, _vocab, hidden, layers, _heads, intermediate, _positions, _names = struct.unpack_from('<8I', data, 8)
+    size = layer_bytes(hidden, intermediate)
+    start = len(data) - layers * size
+    layer = lambda source, i: source[start + i * size: start + (i + 1) * size]  # noqa: E731
+    first = next(i for i in range(layers) if layer(data, i) != layer(under, i))
+    own = start + first * size
+    assert data[48:own] == under[48:own], 'the word table, the embeddings and the lower layers were frozen'
+    body = data[own:]
+    header = struct.pack('<5I', VERSION, hidden, intermediate, first, layers - first)
+    return UPPER_MAGIC + header + under[40:48] + struct.pack('<Q', modelfile.fnv1a(body)) + body
 
 
 def decode(data):
@@ -312,6 +341,9 @@ def main():
     data = model.encode()
     print(f'encoder: {len(model.vocab)} tokens, {model.layers} layers of {model.hidden}; {len(data)} bytes')
     if args.zh:
+        with open(OUTPUT, 'rb') as f:
+            data = upper_layers(data, f.read())
+        print(f'encoder: the reader of glossed queries is its upper layers, {len(data)} bytes')
         build.settle('encoder-zh', data, ZH_OUTPUT, inputs['encoder_zh_output']['sha256'], 'encoder_zh_output', args.check)
         return
     if build.settle('encoder', data, OUTPUT, inputs['encoder_output']['sha256'], 'encoder_output', args.check):

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::encoder::Encoder;
+use super::model::read_file;
 use super::wordpiece::WordPiece;
 use super::ModelError;
 use crate::analysis::{Analyzer, Piece};
@@ -86,16 +87,11 @@ impl Contextual {
         })
     }
 
-    /// Reads the encoder for glossed queries (see [`QueryReading::Glossed`]). It must share this
-    /// encoder's vocabulary and width, as it was trained from it; without it, or when it cannot be
+    /// Reads the encoder for glossed queries (see [`QueryReading::Glossed`]): a file of upper
+    /// layers trained from this encoder, which it must name. Without it, or when it cannot be
     /// read, this encoder reads every query.
     pub fn read_glossed_from(&mut self, path: &Path) -> Result<(), ModelError> {
-        let mut glossed = Encoder::from_file(path)?;
-        if glossed.dims() != self.encoder.dims() || !glossed.vocab().eq(self.encoder.vocab()) {
-            return Err(ModelError::Malformed("its vocabulary or width is not the transformer's".into()));
-        }
-        glossed.share_parts_of(&self.encoder);
-        self.glossed = Some(glossed);
+        self.glossed = Some(self.encoder.with_upper_layers(&read_file(path)?)?);
         self.queries.get_mut().unwrap_or_else(PoisonError::into_inner).clear();
         Ok(())
     }

@@ -84,27 +84,30 @@ impl Sizes {
         let [vocab, hidden, layers, intermediate, positions] =
             [self.vocab, self.hidden, self.layers, self.intermediate, self.positions].map(|n| n as u64);
         let table = |rows: u64| rows * 4 + rows * hidden;
-        let linear = |inputs: u64, outputs: u64| inputs * outputs + outputs * 8;
-        let norm = hidden * 8;
-        let layer = 4 * linear(hidden, hidden) + linear(hidden, intermediate) + linear(intermediate, hidden) + 2 * norm;
-        table(vocab) + table(positions) + hidden * 4 + norm + layers * layer
+        table(vocab) + table(positions) + hidden * 4 + hidden * 8 + layers * layer_bytes(hidden, intermediate)
     }
 }
 
+/// Length of one layer's tensors, in u64 (a layer of the format below).
+pub(super) fn layer_bytes(hidden: u64, intermediate: u64) -> u64 {
+    let linear = |inputs: u64, outputs: u64| inputs * outputs + outputs * 8;
+    let norm = hidden * 8;
+    4 * linear(hidden, hidden) + linear(hidden, intermediate) + linear(intermediate, hidden) + 2 * norm
+}
+
 /// An embedding table: a row of bytes per token or position, a scale per row.
-#[derive(PartialEq)]
+#[derive(Clone)]
 pub(super) struct Table {
     pub(super) scales: Vec<f32>,
     pub(super) values: Vec<i8>,
 }
 
-#[derive(PartialEq)]
+#[derive(Clone)]
 pub(super) struct Norm {
     pub(super) gamma: Vec<f32>,
     pub(super) beta: Vec<f32>,
 }
 
-#[derive(PartialEq)]
 pub(super) struct Layer {
     pub(super) query: Linear,
     pub(super) key: Linear,
@@ -116,8 +119,9 @@ pub(super) struct Layer {
     pub(super) output_norm: Norm,
 }
 
-/// Everything a forward pass reads. The word table and the layers are shared: two encoders
-/// trained from one with these frozen hold the same bytes, kept once (`Encoder::share_parts_of`).
+/// Everything a forward pass reads. The word table and the layers are shared: an encoder read
+/// from a file of upper layers (`upper`) holds the lower ones of the encoder it was trained from.
+#[derive(Clone)]
 pub(super) struct Weights {
     pub(super) hidden: usize,
     pub(super) heads: usize,
@@ -224,33 +228,50 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
         position_rows: body.table(positions, hidden)?,
         token_type: body.floats(hidden)?,
         embedding_norm: body.norm(hidden)?,
-        layers: (0..sizes.layers)
-            .map(|_| {
-                Ok(Arc::new(Layer {
-                    query: body.linear(hidden, hidden)?,
-                    key: body.linear(hidden, hidden)?,
-                    value: body.linear(hidden, hidden)?,
-                    attention_out: body.linear(hidden, hidden)?,
-                    attention_norm: body.norm(hidden)?,
-                    intermediate: body.linear(hidden, intermediate)?,
-                    output: body.linear(intermediate, hidden)?,
-                    output_norm: body.norm(hidden)?,
-                }))
-            })
-            .collect::<Result<_, ModelError>>()?,
+        layers: body.layers(sizes.layers, hidden, intermediate)?,
     };
-    if !body.bytes.is_empty() {
-        return Err(malformed("bytes are left after the last tensor"));
-    }
+    body.finish()?;
     Ok(Parsed { texts, starts, unknown, weights, checksum: found })
 }
 
 /// The body, read front to back in the order the format lists.
-struct Reader<'a> {
-    bytes: &'a [u8],
+pub(super) struct Reader<'a> {
+    pub(super) bytes: &'a [u8],
 }
 
 impl<'a> Reader<'a> {
+    /// `count` layers of the given widths, each kept where several encoders can share it.
+    pub(super) fn layers(
+        &mut self,
+        count: usize,
+        hidden: usize,
+        intermediate: usize,
+    ) -> Result<Vec<Arc<Layer>>, ModelError> {
+        (0..count)
+            .map(|_| {
+                Ok(Arc::new(Layer {
+                    query: self.linear(hidden, hidden)?,
+                    key: self.linear(hidden, hidden)?,
+                    value: self.linear(hidden, hidden)?,
+                    attention_out: self.linear(hidden, hidden)?,
+                    attention_norm: self.norm(hidden)?,
+                    intermediate: self.linear(hidden, intermediate)?,
+                    output: self.linear(intermediate, hidden)?,
+                    output_norm: self.norm(hidden)?,
+                }))
+            })
+            .collect()
+    }
+
+    /// Nothing may follow the last tensor.
+    pub(super) fn finish(&self) -> Result<(), ModelError> {
+        if self.bytes.is_empty() {
+            Ok(())
+        } else {
+            Err(ModelError::Malformed("bytes are left after the last tensor".to_string()))
+        }
+    }
+
     fn take(&mut self, len: usize) -> Result<&'a [u8], ModelError> {
         if len > self.bytes.len() {
             return Err(ModelError::Malformed("the tensors run past the end of the file".to_string()));

@@ -36,7 +36,6 @@ fn runs(width: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
 
 /// A weight matrix of `inputs` rows and `outputs` columns, packed (see the module's
 /// documentation).
-#[derive(PartialEq)]
 pub(super) struct Packed {
     pub(super) inputs: usize,
     pub(super) outputs: usize,
@@ -217,7 +216,6 @@ fn vnni_detected() -> bool {
 }
 
 /// A linear layer, `y = x W + b`, with W at a byte per weight and a scale per output column.
-#[derive(PartialEq)]
 pub(super) struct Linear {
     packed: Packed,
     /// `Packed::run_sums` as floats (exact: at most 127 x 16384 in magnitude), which the runs'
