@@ -81,7 +81,13 @@ mod ablation {
             off("no name agreement", |p| p.agreement_weight = 0.0),
             off("no gloss", |p| p.gloss_weight = 0.0),
             off("semantic: half table, half transformer", |p| p.contextual_share = 0.5),
-            off("semantic weight 0.5 (half of a score)", |p| p.semantic_weight = 0.5),
+            off("semantic weight 0.5 (half of a score)", |p| {
+                p.semantic_weight = 0.5;
+                p.glossed_semantic_weight = 0.5
+            }),
+            off("glossed queries at the typed queries' semantic weight", |p| {
+                p.glossed_semantic_weight = p.semantic_weight
+            }),
             off("transformer over every tool (no candidate bound)", |p| p.contextual_candidates = usize::MAX),
             off("only the table lets unmatched tools in", |p| p.contextual_floor = f64::INFINITY),
             off("no phrase kept first", |p| {

@@ -43,6 +43,15 @@ pub struct Params {
     /// Share of the semantic similarity in a hybrid index's score (the lexical score has the
     /// rest); 0 turns the semantic signal off. Chosen with `contextual_share`, see there.
     pub semantic_weight: f64,
+    /// `semantic_weight` for a query the glossary reads (one with Chinese in it), where the
+    /// transformer read it. Its words match a tool through a dictionary's guesses at their
+    /// meaning, at half a word's weight (see `gloss_weight`), or character by character, while
+    /// the reader that gives its semantic part was trained for such queries (docs/model.md): the
+    /// words prove less, and the meaning more, than a typed query's. The word table was not
+    /// trained for them, so a glossed query only the table reads keeps `semantic_weight`, and so
+    /// does the choice of the transformer's candidates. Of the weights tried on the Chinese dev
+    /// parts, this one ranks best where none of them falls.
+    pub glossed_semantic_weight: f64,
     /// For a compound query, the share of the whole query's similarity in a tool's similarity
     /// (the rest is its best similarity to one of the requests).
     pub semantic_whole: f64,
@@ -133,6 +142,7 @@ impl Default for Params {
             fusion_whole: 1.5,
             fusion_depth: 20,
             semantic_weight: 0.6,
+            glossed_semantic_weight: 0.75,
             semantic_whole: 0.5,
             semantic_floor: 0.3,
             contextual_floor: 0.25,

@@ -132,8 +132,13 @@ impl Blend {
             Some((_, placed)) => table.iter().zip(placed).map(|(&t, &c)| (1.0 - share) * t + share * c).collect(),
             None => table.clone(),
         };
+        // The reader of glossed queries was trained for exactly these queries; the table was not.
+        let weight = match (reading, &contextual) {
+            (QueryReading::Glossed, Some(_)) => params.glossed_semantic_weight,
+            _ => params.semantic_weight,
+        };
         Some(Blend {
-            weight: params.semantic_weight,
+            weight,
             floor: params.semantic_floor,
             contextual_floor: params.contextual_floor,
             share,

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
-use crate::{Glossary, Index, Match, Model, Params, Searcher, SemanticModel, Stage, MAX_QUERY_CHARS};
+use crate::{Contextual, Glossary, Index, Match, Model, Params, Searcher, SemanticModel, Stage, MAX_QUERY_CHARS};
 
 static TABLE: LazyLock<Arc<Model>> = LazyLock::new(|| Arc::new(Model::from_file(&shipped("model.bin")).unwrap()));
 static GLOSSARY: LazyLock<Arc<Glossary>> =
@@ -110,6 +110,49 @@ fn an_english_query_ranks_bit_for_bit_as_without_the_glossary() {
         let name = "create_pull_request";
         assert_eq!(a.explain(query, name), b.explain(query, name), "{query}");
     }
+}
+
+/// `glossed_semantic_weight` against `semantic_weight`: where the transformer reads a glossed
+/// query, its lexical part is `1 - w` of the words' share with `w` its own weight; every other
+/// query ranks to the bit as with the typed queries' weight.
+#[test]
+fn a_glossed_query_read_by_the_transformer_weighs_its_meaning_at_its_own_weight() {
+    let typed = Params::default().semantic_weight;
+    let glossed = Params::default().glossed_semantic_weight;
+    assert_ne!(glossed, typed);
+    let as_typed = Params { glossed_semantic_weight: typed, ..Params::default() };
+    let transformer = Arc::new(Contextual::from_file(&shipped("encoder.bin")).unwrap());
+    let with_transformer = |params: Params| {
+        let model = SemanticModel {
+            table: TABLE.clone(),
+            contextual: Some(transformer.clone()),
+            glossary: Some(GLOSSARY.clone()),
+        };
+        let index = Index::from_catalog_ranked(&CATALOG, params, Some(model)).unwrap();
+        index.wait_for_vectors();
+        index
+    };
+    let (shipped, shipped_as_typed) = (with_transformer(Params::default()), with_transformer(as_typed.clone()));
+    let lexical = |index: &Index| {
+        let explained = Searcher::new(index).explain("合并这个拉取请求", "merge_pull_request").unwrap();
+        assert_eq!(explained.stages[0].stage, Stage::Lexical);
+        explained.stages[0].part
+    };
+    let ratio = lexical(&shipped) / lexical(&shipped_as_typed);
+    assert!((ratio - (1.0 - glossed) / (1.0 - typed)).abs() < 1e-5, "{ratio}");
+
+    let same = |a: &Index, b: &Index, query: &str| {
+        assert_eq!(
+            Searcher::new(a).search_filled(query, 20, &[]),
+            Searcher::new(b).search_filled(query, 20, &[]),
+            "{query}"
+        );
+    };
+    for query in ["merge this pull request", "search code"] {
+        same(&shipped, &shipped_as_typed, query);
+    }
+    // Read by the word table alone, a glossed query keeps the typed queries' weight.
+    same(&index(true, Params::default()), &index(true, as_typed), "合并这个拉取请求");
 }
 
 #[test]
