@@ -88,7 +88,13 @@ mod ablation {
             off("glossed queries at the typed queries' semantic weight", |p| {
                 p.glossed_semantic_weight = p.semantic_weight
             }),
-            off("transformer over every tool (no candidate bound)", |p| p.contextual_candidates = usize::MAX),
+            off("glossed queries with the typed queries' candidate bound", |p| {
+                p.glossed_contextual_candidates = p.contextual_candidates
+            }),
+            off("transformer over every tool (no candidate bound)", |p| {
+                p.contextual_candidates = usize::MAX;
+                p.glossed_contextual_candidates = usize::MAX
+            }),
             off("only the table lets unmatched tools in", |p| p.contextual_floor = f64::INFINITY),
             off("no phrase kept first", |p| {
                 p.phrase_chars = 0;

@@ -49,8 +49,8 @@ pub struct Params {
     /// the reader that gives its semantic part was trained for such queries (docs/model.md): the
     /// words prove less, and the meaning more, than a typed query's. The word table was not
     /// trained for them, so a glossed query only the table reads keeps `semantic_weight`, and so
-    /// does the choice of the transformer's candidates. Of the weights tried on the Chinese dev
-    /// parts, this one ranks best where none of them falls.
+    /// does the choice of the transformer's candidates. Chosen with
+    /// `glossed_contextual_candidates`, see there.
     pub glossed_semantic_weight: f64,
     /// For a compound query, the share of the whole query's similarity in a tool's similarity
     /// (the rest is its best similarity to one of the requests).
@@ -89,6 +89,14 @@ pub struct Params {
     /// trainings of the encoder differ by, and no bound leaves a cold search unbounded. The
     /// ablation's row "transformer over every tool" is what the bound costs on every set.
     pub contextual_candidates: usize,
+    /// `contextual_candidates` for a query the glossary reads. The words and the table choose
+    /// the candidates from a gloss, a dictionary's first senses, which they read far worse than
+    /// the reader trained for it: the tool a Chinese request wants is often below their hundredth
+    /// and the reader's first. This bound and `glossed_semantic_weight` are the pair that ranks
+    /// best on the Chinese dev parts the models never trained on (the written and multi-step
+    /// requests) where none of them falls, a larger bound gaining less than 0.005 a step of 50; a
+    /// cold search of such a query makes at most this many vectors.
+    pub glossed_contextual_candidates: usize,
     /// Most of a name's agreement with the query (see `search::agreement`) adds to a tool's score
     /// in a hybrid index: among the leaders that share the query's object, the member whose other
     /// name words are nearest the rest of the query gets it all, divided by the square of the
@@ -142,12 +150,13 @@ impl Default for Params {
             fusion_whole: 1.5,
             fusion_depth: 20,
             semantic_weight: 0.6,
-            glossed_semantic_weight: 0.75,
+            glossed_semantic_weight: 0.7,
             semantic_whole: 0.5,
             semantic_floor: 0.3,
             contextual_floor: 0.25,
             contextual_share: 1.0,
             contextual_candidates: 100,
+            glossed_contextual_candidates: 150,
             agreement_weight: 0.15,
             agreement_leaders: 10,
             gloss_weight: 0.5,

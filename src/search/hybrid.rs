@@ -123,7 +123,11 @@ impl Blend {
         let share = params.contextual_share;
         let best_lexical = lexical.iter().map(|(_, score)| score).fold(0.0, f64::max);
         let contextual = contextual.and_then(|vectors| {
-            let candidates = candidates(index, lexical, best_lexical, &table);
+            let wanted = match reading {
+                QueryReading::Typed => params.contextual_candidates,
+                QueryReading::Glossed => params.glossed_contextual_candidates,
+            };
+            let candidates = candidates(index, wanted, lexical, best_lexical, &table);
             let cosines = transformer_similarity(vectors, &candidates, text, reading)?;
             let placed = placed(&cosines.iter().map(|cosine| cosine.unwrap_or(0.0)).collect::<Vec<_>>());
             Some((cosines, placed))
@@ -269,12 +273,13 @@ fn placed(similarities: &[f64]) -> Vec<f64> {
     similarities.iter().map(|&similarity| if best > 0.0 { (similarity / best).clamp(0.0, 1.0) } else { 0.0 }).collect()
 }
 
-/// The tools the transformer compares with the query: the best `Params::contextual_candidates`
-/// by the blend without it (the lexical score and the table's similarity, each on the query's
-/// scale), ties broken by name, in document order. The transformer reorders what the words and
-/// the table find; it never brings in a tool they rank far below (see `semantic_floor` for why
-/// a tool does not join on the transformer's cosine alone).
-fn candidates(index: &Index, lexical: &Scores, best_lexical: f64, table: &[f64]) -> Vec<DocId> {
+/// The tools the transformer compares with the query: the best `wanted` of them
+/// (`Params::contextual_candidates`, or its glossed counterpart) by the blend without it (the
+/// lexical score and the table's similarity, each on the query's scale), ties broken by name, in
+/// document order. The transformer reorders what the words and the table find; it never brings
+/// in a tool they rank far below (see `semantic_floor` for why a tool does not join on the
+/// transformer's cosine alone).
+fn candidates(index: &Index, wanted: usize, lexical: &Scores, best_lexical: f64, table: &[f64]) -> Vec<DocId> {
     let params = index.params();
     let weight = params.semantic_weight;
     let lexical_part = |doc: DocId| if best_lexical > 0.0 { lexical.get(doc) / best_lexical } else { 0.0 };
@@ -284,7 +289,7 @@ fn candidates(index: &Index, lexical: &Scores, best_lexical: f64, table: &[f64])
     let order = |a: &(f64, DocId), b: &(f64, DocId)| {
         b.0.total_cmp(&a.0).then_with(|| index.name_rank(a.1).cmp(&index.name_rank(b.1)))
     };
-    let wanted = params.contextual_candidates.min(ranked.len());
+    let wanted = wanted.min(ranked.len());
     if wanted < ranked.len() {
         ranked.select_nth_unstable_by(wanted, order);
         ranked.truncate(wanted);

@@ -33,6 +33,18 @@ fn index(glossary: bool, params: Params) -> Index {
     Index::from_catalog_ranked(&CATALOG, params, Some(model)).unwrap()
 }
 
+/// An index of the catalog with the shipped transformer (without its reader of glossed queries)
+/// and the glossary, every tool vector in place.
+fn with_transformer(params: Params) -> Index {
+    static TRANSFORMER: LazyLock<Arc<Contextual>> =
+        LazyLock::new(|| Arc::new(Contextual::from_file(&shipped("encoder.bin")).unwrap()));
+    let model =
+        SemanticModel { table: TABLE.clone(), contextual: Some(TRANSFORMER.clone()), glossary: Some(GLOSSARY.clone()) };
+    let index = Index::from_catalog_ranked(&CATALOG, params, Some(model)).unwrap();
+    index.wait_for_vectors();
+    index
+}
+
 fn top(index: &Index, query: &str, n: usize) -> Vec<String> {
     Searcher::new(index).search_filled(query, n, &[]).iter().map(|hit| hit.name.to_string()).collect()
 }
@@ -121,17 +133,6 @@ fn a_glossed_query_read_by_the_transformer_weighs_its_meaning_at_its_own_weight(
     let glossed = Params::default().glossed_semantic_weight;
     assert_ne!(glossed, typed);
     let as_typed = Params { glossed_semantic_weight: typed, ..Params::default() };
-    let transformer = Arc::new(Contextual::from_file(&shipped("encoder.bin")).unwrap());
-    let with_transformer = |params: Params| {
-        let model = SemanticModel {
-            table: TABLE.clone(),
-            contextual: Some(transformer.clone()),
-            glossary: Some(GLOSSARY.clone()),
-        };
-        let index = Index::from_catalog_ranked(&CATALOG, params, Some(model)).unwrap();
-        index.wait_for_vectors();
-        index
-    };
     let (shipped, shipped_as_typed) = (with_transformer(Params::default()), with_transformer(as_typed.clone()));
     let lexical = |index: &Index| {
         let explained = Searcher::new(index).explain("合并这个拉取请求", "merge_pull_request").unwrap();
@@ -153,6 +154,26 @@ fn a_glossed_query_read_by_the_transformer_weighs_its_meaning_at_its_own_weight(
     }
     // Read by the word table alone, a glossed query keeps the typed queries' weight.
     same(&index(true, Params::default()), &index(true, as_typed), "合并这个拉取请求");
+}
+
+/// The transformer compares a glossed query with `glossed_contextual_candidates` tools, a typed
+/// one with `contextual_candidates`.
+#[test]
+fn a_glossed_query_has_its_own_candidate_bound() {
+    let params = Params { contextual_candidates: 5, glossed_contextual_candidates: 12, ..Params::default() };
+    let index = with_transformer(params);
+    let searcher = Searcher::new(&index);
+    let compared = |query: &str| {
+        let names: Vec<String> = index.names().map(str::to_string).collect();
+        names
+            .iter()
+            .filter(|name| {
+                searcher.explain(query, name).unwrap().semantic.is_some_and(|part| part.contextual.is_some())
+            })
+            .count()
+    };
+    assert_eq!(compared("merge this pull request"), 5);
+    assert_eq!(compared("合并这个拉取请求"), 12);
 }
 
 #[test]
