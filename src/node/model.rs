@@ -126,8 +126,9 @@ fn read_if_there<T, E: std::fmt::Display>(
 
 /// Gives the heap that the transformers' files were read through back to the system. Each file
 /// is read whole before its weights are checked and copied out; glibc keeps a freed buffer that
-/// size for reuse instead of unmapping it, so the second file's would stay in the process's RSS
-/// (about 40 MiB for the two, against 7 MiB of weights the reader adds), though nothing holds it.
+/// size for reuse instead of unmapping it, so part of it would stay in the process's RSS though
+/// nothing holds it (2.4 MiB of the model's 43.3 here, `pnpm benchmark --model-memory`; 35 MiB
+/// when the reader was a whole encoder).
 fn release_read_buffers() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {

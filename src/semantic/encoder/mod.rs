@@ -84,8 +84,8 @@ impl Encoder {
     }
 
     /// This encoder with its upper layers replaced by those of a file of upper layers trained
-    /// from it (`upper`). Everything below them is this encoder's, shared rather than copied, so
-    /// the new one adds only its own layers to the process's memory.
+    /// from it (`upper`). The word table and the lower layers are this encoder's, shared rather
+    /// than copied; the vocabulary and the position rows, under a megabyte, are copied.
     pub fn with_upper_layers(&self, bytes: &[u8]) -> Result<Encoder, ModelError> {
         let (upper, checksum) = upper::parse(bytes, &self.weights, self.checksum)?;
         let mut weights = self.weights.clone();
