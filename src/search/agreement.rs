@@ -10,7 +10,8 @@
 //! query share (the lexical score has counted those). What is left of the name is compared with
 //! what is left of the query word by word in the static table, each name word by its nearest
 //! query word, and the mean placed on the family's own scale (the best member 1; a name with
-//! nothing left, wholly matched or shared, 1 too). The rule is for a request that is an action
+//! nothing left, wholly matched or shared, 1 too; none gains when no member's other words come
+//! near the query's at all). The rule is for a request that is an action
 //! and its object, so the weight is divided by the square of the query's words left: a long
 //! task description, whose many words some name word is always near, is left to the rest of the
 //! ranking. `Params::agreement_weight` 0 turns the stage off.
@@ -102,12 +103,16 @@ pub(crate) fn name_agreement(index: &Index, model: &Model, text: &str, blend: &B
         })
         .collect();
     let best = values.iter().flatten().copied().fold(0.0, f64::max);
+    // No member's other words come near what the query asks: the names say nothing about it, and
+    // a member whose name has nothing left must not gain by the others' silence.
+    if best <= 0.0 {
+        return agreement;
+    }
     let weight = params.agreement_weight / (asked.len() as f64).powi(2);
     for ((doc, _), value) in family.iter().zip(values) {
         agreement[*doc as usize] = match value {
             None => weight,
-            Some(value) if best > 0.0 => weight * value / best,
-            Some(_) => 0.0,
+            Some(value) => weight * value / best,
         };
     }
     agreement
@@ -127,4 +132,42 @@ fn vectors(model: &Model, words: Vec<Word>) -> Vec<Known> {
             (term, known.then_some(vector))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::semantic::Model;
+    use crate::{Index, Params, Searcher};
+
+    /// "get" and "city" point apart: no name word of the family below is near what the query asks.
+    fn model() -> Arc<Model> {
+        let rows = [("weather", 100, vec![120, 0, 0]), ("get", 60, vec![0, 100, 0]), ("citi", 100, vec![0, 0, 120])];
+        Arc::new(Model::from_bytes(crate::semantic::encode(3, &rows)).unwrap())
+    }
+
+    const CATALOG: &str = r#"[
+        {"name": "get_weather", "description": "Weather for a city."},
+        {"name": "weather", "description": "A tool called weather."}
+    ]"#;
+
+    fn scores(agreement_weight: f64) -> Vec<(String, f64)> {
+        let params = Params { agreement_weight, ..Params::default() };
+        let index = Index::from_catalog_ranked(CATALOG, params, Some(model().into())).unwrap();
+        Searcher::new(&index)
+            .search("weather in the city", 2, &[])
+            .into_iter()
+            .map(|hit| (hit.name.to_string(), hit.score))
+            .collect()
+    }
+
+    #[test]
+    fn a_family_whose_other_name_words_say_nothing_of_the_query_is_left_as_it_was() {
+        // "city" is asked, get_weather's "get" is nowhere near it, and weather's name has nothing
+        // left: the stage has no evidence, so neither gains, and the words decide.
+        let with = scores(Params::default().agreement_weight);
+        assert_eq!(with, scores(0.0));
+        assert_eq!(with[0].0, "get_weather");
+    }
 }
