@@ -47,8 +47,8 @@ pub struct Params {
     /// transformer read it. Its words match a tool through a dictionary's guesses at their
     /// meaning, at half a word's weight (see `gloss_weight`), or character by character, while
     /// the reader that gives its semantic part was trained for such queries (docs/model.md): the
-    /// words prove less, and the meaning more, than a typed query's. The word table was not
-    /// trained for them, so a glossed query only the table reads keeps `semantic_weight`, and so
+    /// words prove less, and the meaning more, than a typed query's. It was chosen for the
+    /// reader's reading, so a glossed query only the table reads keeps `semantic_weight`, and so
     /// does the choice of the transformer's candidates. Chosen with
     /// `glossed_contextual_candidates`, see there.
     pub glossed_semantic_weight: f64,

@@ -136,7 +136,8 @@ impl Blend {
             Some((_, placed)) => table.iter().zip(placed).map(|(&t, &c)| (1.0 - share) * t + share * c).collect(),
             None => table.clone(),
         };
-        // The reader of glossed queries was trained for exactly these queries; the table was not.
+        // The glossed weight was chosen for the reader, trained for exactly these queries; a query
+        // the table alone reads keeps the typed queries' weight.
         let weight = match (reading, &contextual) {
             (QueryReading::Glossed, Some(_)) => params.glossed_semantic_weight,
             _ => params.semantic_weight,
