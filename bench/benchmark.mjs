@@ -328,11 +328,11 @@ function packageVersion(name) {
   return JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version
 }
 
-/** The semantic model's files hybrid indexes read (the word table, the transformer and its reader of glossed queries, the glossary), their names, size and hash; null without the model package. */
+/** The semantic model's files hybrid indexes read (the word table, the transformer and its query reader, the glossary), their names, size and hash; null without the model package. */
 function semanticModel() {
   const file = modelFile()
   if (file === null) return null
-  const files = ['model.bin', 'encoder.bin', 'encoder-zh.bin', 'glossary.bin'].filter((name) => existsSync(join(dirname(file), name)))
+  const files = ['model.bin', 'encoder.bin', 'encoder-query.bin', 'glossary.bin'].filter((name) => existsSync(join(dirname(file), name)))
   const bytes = Buffer.concat(files.map((name) => readFileSync(join(dirname(file), name))))
   const { name, version } = JSON.parse(readFileSync(join(dirname(file), 'package.json'), 'utf8'))
   return { package: `${name}@${version}`, files, bytes: bytes.length, sha256: sha256(bytes) }

@@ -51,10 +51,10 @@ mod ablation {
 
     #[derive(Clone, Copy, PartialEq)]
     enum Transformer {
-        /// The shipped one, with its reader of glossed Chinese queries.
+        /// The shipped one, with its query reader.
         Shipped,
-        /// The shipped one reading every query, glossed ones too.
-        WithoutChineseReader,
+        /// The shipped one reading queries as well as tools.
+        WithoutQueryReader,
         /// all-MiniLM-L6-v2 before the training.
         Untrained,
     }
@@ -115,11 +115,11 @@ mod ablation {
                 encoder: Transformer::Shipped,
             },
             Variant {
-                name: "no reader of glossed Chinese queries",
+                name: "no query reader (the tools' encoder reads queries)",
                 params: shipped(),
                 transformer: true,
                 fill: true,
-                encoder: Transformer::WithoutChineseReader,
+                encoder: Transformer::WithoutQueryReader,
             },
             Variant {
                 name: "untrained encoder",
@@ -147,10 +147,10 @@ mod ablation {
         set_vector_cache(args.get(2).filter(|dir| !dir.is_empty()).map(PathBuf::from));
         let (sets, models) = (Path::new(sets), Path::new(models));
         let table = Arc::new(Model::from_file(&models.join("model.bin")).expect("the word table"));
-        let english_only = || Contextual::from_file(&models.join("encoder.bin")).expect("the transformer");
-        let mut contextual = english_only();
-        contextual.read_glossed_from(&models.join("encoder-zh.bin")).expect("the reader of glossed queries");
-        let (contextual, english_only) = (Arc::new(contextual), Arc::new(english_only()));
+        let without_reader = || Contextual::from_file(&models.join("encoder.bin")).expect("the transformer");
+        let mut contextual = without_reader();
+        contextual.read_query_reader_from(&models.join("encoder-query.bin")).expect("the query reader");
+        let (contextual, without_reader) = (Arc::new(contextual), Arc::new(without_reader()));
         let glossary = Arc::new(Glossary::from_file(&models.join("glossary.bin")).expect("the glossary"));
         let untrained = args
             .get(3)
@@ -178,7 +178,7 @@ mod ablation {
                         table: table.clone(),
                         contextual: variant.transformer.then(|| match (&untrained, variant.encoder) {
                             (Some(untrained), Transformer::Untrained) => untrained.clone(),
-                            (_, Transformer::WithoutChineseReader) => english_only.clone(),
+                            (_, Transformer::WithoutQueryReader) => without_reader.clone(),
                             _ => contextual.clone(),
                         }),
                         glossary: Some(glossary.clone()),

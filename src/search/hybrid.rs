@@ -129,15 +129,18 @@ impl Blend {
             };
             let candidates = candidates(index, wanted, lexical, best_lexical, &table);
             let cosines = transformer_similarity(vectors, &candidates, text, reading)?;
-            let placed = placed(&cosines.iter().map(|cosine| cosine.unwrap_or(0.0)).collect::<Vec<_>>());
+            let placed = placed_under(
+                &cosines.iter().map(|cosine| cosine.unwrap_or(0.0)).collect::<Vec<_>>(),
+                params.contextual_floor,
+            );
             Some((cosines, placed))
         });
         let semantic = match &contextual {
             Some((_, placed)) => table.iter().zip(placed).map(|(&t, &c)| (1.0 - share) * t + share * c).collect(),
             None => table.clone(),
         };
-        // The glossed weight was chosen for the reader, trained for exactly these queries; a query
-        // the table alone reads keeps the typed queries' weight.
+        // The glossed weight was chosen for the query reader's reading of glossed queries; a
+        // glossed query the table alone reads keeps the typed queries' weight.
         let weight = match (reading, &contextual) {
             (QueryReading::Glossed, Some(_)) => params.glossed_semantic_weight,
             _ => params.semantic_weight,
@@ -270,7 +273,17 @@ impl Blend {
 /// tool's score nor its share of the best, which the leader cut reads (`docs/model.md`, "How the
 /// ranking parameters were chosen", gives what each scale ranked).
 fn placed(similarities: &[f64]) -> Vec<f64> {
-    let best = similarities.iter().copied().fold(0.0, f64::max);
+    placed_under(similarities, 0.0)
+}
+
+/// [`placed`], on a scale whose top is at least `least_top` (when it is finite). The transformer's
+/// cosines are placed under its floor (`Params::contextual_floor`): where no candidate is as near
+/// the query as that, none is near by the transformer's own measure, and its best is a share of
+/// the floor rather than a full match, so a tool that shares no word with the query does not
+/// outrank one that holds them all on a cosine the transformer itself calls unrelated.
+fn placed_under(similarities: &[f64], least_top: f64) -> Vec<f64> {
+    let least_top = if least_top.is_finite() { least_top } else { 0.0 };
+    let best = similarities.iter().copied().fold(least_top, f64::max);
     similarities.iter().map(|&similarity| if best > 0.0 { (similarity / best).clamp(0.0, 1.0) } else { 0.0 }).collect()
 }
 

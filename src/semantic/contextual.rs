@@ -50,10 +50,11 @@ pub(crate) enum QueryReading {
 /// The transformer with its tokenizer.
 pub struct Contextual {
     encoder: Encoder,
-    /// The encoder trained to read glossed queries (`encoder-zh.bin`, docs/model.md), when there
-    /// is one. It reads queries only: tools keep `encoder`'s vectors, which is what it was trained
-    /// against, so their cache and every typed query are the same with it or without it.
-    glossed: Option<Encoder>,
+    /// The query reader (`encoder-query.bin`, docs/model.md), when there is one: the encoder
+    /// trained to read queries, typed and glossed, against `encoder`'s tool vectors. It reads
+    /// queries only, so tools keep `encoder`'s vectors and their cache is the same with it or
+    /// without it.
+    reader: Option<Encoder>,
     wordpiece: WordPiece,
     /// The latest queries and their vectors, newest last.
     queries: Mutex<VecDeque<RememberedQuery>>,
@@ -79,7 +80,7 @@ impl Contextual {
         let wordpiece = WordPiece::new(encoder.vocab()).map_err(ModelError::Malformed)?;
         Ok(Contextual {
             encoder,
-            glossed: None,
+            reader: None,
             wordpiece,
             queries: Mutex::new(VecDeque::with_capacity(REMEMBERED_QUERIES)),
             asked: AtomicUsize::new(0),
@@ -87,11 +88,11 @@ impl Contextual {
         })
     }
 
-    /// Reads the encoder for glossed queries (see [`QueryReading::Glossed`]): a file of upper
-    /// layers trained from this encoder, which it must name. Without it, or when it cannot be
-    /// read, this encoder reads every query.
-    pub fn read_glossed_from(&mut self, path: &Path) -> Result<(), ModelError> {
-        self.glossed = Some(self.encoder.with_upper_layers(&read_file(path)?)?);
+    /// Reads the query reader: a file of upper layers trained from this encoder, which it must
+    /// name. Without it, or when it cannot be read, this encoder reads every query as well as
+    /// every tool.
+    pub fn read_query_reader_from(&mut self, path: &Path) -> Result<(), ModelError> {
+        self.reader = Some(self.encoder.with_upper_layers(&read_file(path)?)?);
         self.queries.get_mut().unwrap_or_else(PoisonError::into_inner).clear();
         Ok(())
     }
@@ -125,17 +126,14 @@ impl Contextual {
     /// on the eval's long role-play requests (tau2 banking) reading the start lost a fifth of the
     /// relevant tools in the top 5, where leaving them to the static table, which weighs each
     /// request, lost none.
-    /// A glossed query is read by the glossed reader, where there is one.
+    /// The query reader reads it, where there is one.
     pub(crate) fn embed_query(&self, text: &str, reading: QueryReading) -> Option<Arc<[f32]>> {
         self.asked.fetch_add(1, Ordering::Relaxed);
         let lock = || self.queries.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((.., vector)) = lock().iter().find(|(query, read, _)| query.as_ref() == text && *read == reading) {
             return vector.clone();
         }
-        let encoder = match (&self.glossed, reading) {
-            (Some(glossed), QueryReading::Glossed) => glossed,
-            _ => &self.encoder,
-        };
+        let encoder = self.reader.as_ref().unwrap_or(&self.encoder);
         let max = self.max_tokens();
         let ids = self.wordpiece.ids(text, max + 1);
         let vector: Option<Arc<[f32]>> = (ids.len() <= max && ids.len() > 2).then(|| {

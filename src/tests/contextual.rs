@@ -233,21 +233,47 @@ fn a_tool_the_transformer_finds_near_takes_part_though_no_word_matches_it() {
 }
 
 #[test]
-fn a_glossed_query_is_read_by_the_glossed_reader_where_there_is_one() {
+fn every_query_is_read_by_the_query_reader_where_there_is_one() {
     let text = "this pull request merge";
     let mut contextual = Contextual::from_file(&shipped("encoder.bin")).unwrap();
-    let typed = contextual.embed_query(text, QueryReading::Typed).unwrap();
-    assert_eq!(contextual.embed_query(text, QueryReading::Glossed).unwrap(), typed);
+    let tool = contextual.embed(text);
+    let before = contextual.embed_query(text, QueryReading::Typed).unwrap();
+    assert_eq!(*before, *tool, "without a reader, the tools' encoder reads queries");
     // A file that is not an encoder is refused, and the transformer goes on reading every query.
-    let damaged = std::env::temp_dir().join(format!("dsh-tool-search-glossed-{}.bin", std::process::id()));
-    std::fs::write(&damaged, &std::fs::read(shipped("encoder-zh.bin")).unwrap()[..4096]).unwrap();
-    assert!(contextual.read_glossed_from(&damaged).is_err());
+    let damaged = std::env::temp_dir().join(format!("dsh-tool-search-reader-{}.bin", std::process::id()));
+    std::fs::write(&damaged, &std::fs::read(shipped("encoder-query.bin")).unwrap()[..4096]).unwrap();
+    assert!(contextual.read_query_reader_from(&damaged).is_err());
     std::fs::remove_file(&damaged).unwrap();
+    assert_eq!(contextual.embed_query(text, QueryReading::Glossed).unwrap(), before);
+    // With the reader, typed and glossed queries are its, and a tool's vector is unchanged.
+    contextual.read_query_reader_from(&shipped("encoder-query.bin")).unwrap();
+    let typed = contextual.embed_query(text, QueryReading::Typed).unwrap();
+    assert_ne!(typed, before);
     assert_eq!(contextual.embed_query(text, QueryReading::Glossed).unwrap(), typed);
-    // The same text, remembered once for each reading.
-    contextual.read_glossed_from(&shipped("encoder-zh.bin")).unwrap();
-    let glossed = contextual.embed_query(text, QueryReading::Glossed).unwrap();
-    assert_ne!(glossed, typed);
-    assert_eq!(contextual.embed_query(text, QueryReading::Typed).unwrap(), typed);
-    assert_eq!(contextual.embed_query(text, QueryReading::Glossed).unwrap(), glossed);
+    assert_eq!(contextual.embed(text), tool);
+}
+
+#[test]
+fn a_tool_no_nearer_than_the_transformers_floor_does_not_outrank_one_holding_every_query_word() {
+    // The query's words lie past the 128 tokens the transformer reads of `report`'s description,
+    // so its cosine is the filler's; `query` shares no word with the query, and the transformer
+    // finds it nearer, though under its floor. On a scale whose top was the best cosine, that
+    // weak cosine counted as a full match and `query` ranked first, so `tool_search` loaded
+    // nothing: its first hit was too weak.
+    let filler = "Lorem ipsum dolor sit amet, ".repeat(60);
+    let catalog = format!(
+        r#"[
+        {{"name": "query", "description": "Run a read-only SQL query against the Postgres database."}},
+        {{"name": "forecast", "description": "Get the weather forecast for a city for the next days."}},
+        {{"name": "report", "description": "{filler} quarterly revenue report"}},
+        {{"name": "notes", "description": "{filler} meeting notes"}}
+    ]"#
+    );
+    let mut reader = Contextual::from_file(&shipped("encoder.bin")).unwrap();
+    reader.read_query_reader_from(&shipped("encoder-query.bin")).unwrap();
+    let model = SemanticModel { table: TABLE.clone(), contextual: Some(Arc::new(reader)), glossary: None };
+    let index = Index::from_catalog_ranked(&catalog, Params::default(), Some(model)).unwrap();
+    index.wait_for_vectors();
+    let ranked = top(&index, "quarterly revenue", 2);
+    assert_eq!(names(&ranked), ["report", "query"], "{ranked:?}");
 }

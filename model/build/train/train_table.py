@@ -38,7 +38,7 @@ sys.path.insert(0, BUILD)
 import build  # noqa: E402
 import modelfile  # noqa: E402
 from train import PAIRS, TOOLS, log  # noqa: E402
-from train_zh_queries import catalog_of, tool_key  # noqa: E402
+from train_reader import catalog_of, tool_key  # noqa: E402
 
 
 class Bags:

@@ -1,11 +1,11 @@
 //! A file of upper layers: the layers of an encoder trained from another with everything below
 //! them frozen, and the checksum of that other encoder's file.
 //!
-//! The reader of glossed Chinese queries (`encoder-zh.bin`, docs/model.md) is such an encoder:
+//! The query reader (`encoder-query.bin`, docs/model.md) is such an encoder:
 //! its word table, embeddings and two lower layers are the shipped transformer's bytes, so only
 //! its four upper layers are its own. Shipping those alone keeps the package a third smaller, and
 //! naming the encoder they stand on keeps them from being stacked on one they were not trained
-//! with. `model/build/encoder.py --zh` writes it.
+//! with. `model/build/encoder.py --query` writes it.
 //!
 //! ```text
 //! offset  size  field
@@ -172,15 +172,15 @@ mod tests {
     }
 
     #[test]
-    fn the_chinese_reader_stands_on_the_shipped_transformer() {
+    fn the_query_reader_stands_on_the_shipped_transformer() {
         let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("model");
         let shipped = Encoder::from_file(&models.join("encoder.bin")).unwrap();
-        let glossed = shipped.with_upper_layers(&std::fs::read(models.join("encoder-zh.bin")).unwrap()).unwrap();
+        let reader = shipped.with_upper_layers(&std::fs::read(models.join("encoder-query.bin")).unwrap()).unwrap();
         let shared: Vec<bool> =
-            glossed.weights.layers.iter().zip(&shipped.weights.layers).map(|(a, b)| Arc::ptr_eq(a, b)).collect();
-        // recipe-zh.json freezes the two lower layers; the four it trained are the file's.
+            reader.weights.layers.iter().zip(&shipped.weights.layers).map(|(a, b)| Arc::ptr_eq(a, b)).collect();
+        // recipe-reader.json freezes the two lower layers; the four it trained are the file's.
         assert_eq!(shared, [true, true, false, false, false, false]);
         let probe = [101, 2023, 4130, 5227, 102];
-        assert_ne!(glossed.embed_ids(&probe), shipped.embed_ids(&probe));
+        assert_ne!(reader.embed_ids(&probe), shipped.embed_ids(&probe));
     }
 }

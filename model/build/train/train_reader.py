@@ -1,26 +1,29 @@
 #!/usr/bin/env python3
-"""Trains the encoder that reads a Chinese query's gloss (model/encoder-zh.bin), starting from the
-shipped encoder (model/encoder.bin), and writes the model directory that
-`encoder.py --model-dir DIR --zh` exports.
+"""Trains the query reader (model/encoder-query.bin): the encoder that reads every query, English
+as typed and Chinese as the glossary reads it, starting from the shipped encoder
+(model/encoder.bin), and writes the model directory that `encoder.py --model-dir DIR --query`
+exports.
 
-    python3 model/build/train/data.py                             # the pairs (no torch)
-    python3 model/build/train/train_zh_queries.py --out DIR       # about five minutes on two cores
-    python3 model/build/encoder.py --model-dir DIR --zh            # model/encoder-zh.bin
+    python3 model/build/train/data.py                          # the pairs (no torch)
+    python3 model/build/train/train_reader.py --out DIR        # about fifteen minutes on two cores
+    python3 model/build/encoder.py --model-dir DIR --query     # model/encoder-query.bin
 
-Why a second encoder: the semantic stage reads a Chinese query through the glossary, one first
-meaning a word ("把 Airtable 里 Inventory 表的数据拉出来看看" reads "Airtable lining Inventory
-exterior surface data to pull to come out to take a look at"). That reading is not English, and a
-model that must also place English requests and tool descriptions can learn it only so far: the
-shipped encoder finds 0.52 of the written Chinese validation requests' tools where it finds 0.68
-of the English ones'. This one reads queries only. The tools keep the shipped encoder's vectors,
-fixed during the training, so the tool vectors a search compares with, their cache and every
-English query are exactly as before; only a glossed query is read by the model trained for it.
+Why a reader of queries apart from the encoder of tools: a tool's description and a request are
+different kinds of text, and one encoder that must place both learns each only so far. A Chinese
+query's gloss is not English at all ("把 Airtable 里 Inventory 表的数据拉出来看看" reads "Airtable
+lining Inventory exterior surface data to pull to come out to take a look at"), and a request of
+several steps ("find the PR, then approve it") is one vector that its first step outweighs. This
+encoder reads queries only. The tools keep the shipped encoder's vectors, fixed during the
+training, so the tool vectors a search compares with and their cache are exactly as before; a
+search still makes one pass of one encoder for its query.
 
-The recipe (recipe-zh.json): each Chinese training query against every tool of its pool (all
-recorded servers' tools at once for a written request, as the validation ranks them), a softmax
-at `scale` over the cosines, the tools that serve it masked but the drawn one; AdamW with warm-up
-and linear decay; the word table and the lower layers frozen; seeded; CPU only. After each epoch,
-R@5 on the Chinese validation requests (`split: val`, which never train); the best epoch is kept.
+The recipe (recipe-reader.json): each training query against every tool of its pool (all recorded
+servers' tools at once for a written request, as the validation ranks them), a softmax at `scale`
+over the cosines, the tools that serve it masked but the drawn one; English requests and written
+requests, Chinese written requests, glosses and renderings, and English requests of two steps
+joined from two training requests of one pool (`composed`). AdamW with warm-up and linear decay;
+the word table and the lower layers frozen; seeded; CPU only. After each epoch, R@5 on the
+validation requests of both languages (`split: val`, which never train); the best epoch is kept.
 """
 import argparse
 import hashlib
@@ -69,6 +72,32 @@ def catalog_of(pool):
     return 'mcp' if pool.startswith('mcp:') else pool
 
 
+def composed(train, recipe, rng):
+    """English requests of two steps: two training requests of one pool that serve no tool in
+    common, joined as people join steps, serving both requests' tools. Only `split: train` pairs
+    are joined, so no validation or held request enters one; one longer than `max_chars` is not
+    kept (the training reads 128 tokens, and people write such requests short)."""
+    spec = recipe['composed']
+    by_pool = {}
+    for p in train:
+        if p['lang'] == 'en' and p['kind'] in ('written', 'request'):
+            by_pool.setdefault(p['pool'], []).append(p)
+    pools = [pool for pool, requests in by_pool.items() if len(requests) > 5]
+    joined = []
+    for _ in range(spec['count'] * 50):
+        if len(joined) == spec['count']:
+            break
+        first, second = rng.sample(by_pool[rng.choice(pools)], 2)
+        if set(first['positives']) & set(second['positives']):
+            continue
+        rest = second['query'].strip()
+        text = first['query'].rstrip('.?! ') + rng.choice(spec['joiners']) + rest[:1].lower() + rest[1:]
+        if len(text) <= spec['max_chars']:
+            joined.append({**first, 'id': f"{first['id']}+{second['id']}", 'kind': 'composed', 'query': text,
+                           'positives': first['positives'] + second['positives']})
+    return joined
+
+
 class Catalogs:
     """The shipped encoder's vectors of every tool, by catalog; fixed for the whole training."""
 
@@ -93,10 +122,11 @@ class Catalogs:
 
 
 def validation(model, pairs, catalogs, tokens):
-    """R@5 of `model`'s query vectors against the shipped tool vectors, per Chinese validation set."""
+    """R@5 of `model`'s query vectors against the shipped tool vectors, per validation set and
+    language."""
     scores = {}
-    for source in sorted({p['source'] for p in pairs if p['split'] == 'val' and p['lang'] == 'zh'}):
-        requests = [p for p in pairs if p['split'] == 'val' and p['source'] == source]
+    for source, lang in sorted({(p['source'], p['lang']) for p in pairs if p['split'] == 'val'}):
+        requests = [p for p in pairs if p['split'] == 'val' and p['source'] == source and p['lang'] == lang]
         pool = requests[0]['pool']
         columns = [i for i, k in enumerate(catalogs.keys) if k.startswith(pool + '\t')]
         top = (embed(model, [p['query'] for p in requests], tokens) @ catalogs.vectors[columns].T).topk(5, dim=1).indices
@@ -104,14 +134,27 @@ def validation(model, pairs, catalogs, tokens):
         for p, row in zip(requests, top):
             found = {catalogs.keys[columns[i]] for i in row.tolist()}
             recall.append(sum(k in found for k in p['positives']) / len(p['positives']))
-        scores[source] = round(sum(recall) / len(recall), 4)
+        scores[f'{source} ({lang})'] = round(sum(recall) / len(recall), 4)
     return scores
+
+
+def training_queries(pairs, recipe, rng):
+    """The training queries, before each epoch shuffles them: a language's pairs of its kinds (the
+    English ones with the composed requests), then once more those of a kind drawn `repeat` times,
+    language after language in the recipe's order."""
+    train = []
+    for lang, kinds in recipe['kinds'].items():
+        queries = [p for p in pairs if p['split'] == 'train' and p['lang'] == lang and p['kind'] in kinds]
+        if lang == 'en':
+            queries += composed(queries, recipe, rng)
+        train += queries + [p for p in queries for _ in range(recipe['repeat'].get(p['kind'], 1) - 1)]
+    return train
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--out', required=True, help='the trained model directory to write')
-    parser.add_argument('--recipe', default=os.path.join(HERE, 'recipe-zh.json'))
+    parser.add_argument('--recipe', default=os.path.join(HERE, 'recipe-reader.json'))
     parser.add_argument('--cache', default=os.path.join(os.path.expanduser('~'), '.cache', 'dsh-tool-search', 'model-build'))
     args = parser.parse_args()
     with open(args.recipe, encoding='utf-8') as f:
@@ -128,14 +171,14 @@ def main():
         teacher = shipped_model(args.cache, start)
         tokens = Texts(start, MAX_TOKENS)
         # A query longer than the crate reads is never embedded by it: such pairs teach nothing.
-        pairs = [p for p in pairs if p['lang'] == 'zh' and len(tokens.ids(p['query'])) < MAX_TOKENS]
-        train = [p for p in pairs if p['split'] == 'train' and p['kind'] in recipe['kinds']]
+        pairs = [p for p in pairs if p['lang'] in recipe['kinds'] and len(tokens.ids(p['query'])) < MAX_TOKENS]
+        rng = random.Random(recipe['seed'])
+        train = training_queries(pairs, recipe, rng)
         catalogs = Catalogs(teacher, tools, tokens)
         scores = validation(teacher, pairs, catalogs, tokens)
-        log(f'train: {len(train)} Chinese queries; shipped encoder', scores)
+        log(f'train: {len(train)} queries; shipped encoder', scores)
         model = MiniLM.load(start)
         learn = Learning(model, recipe, math.ceil(len(train) / recipe['batch']) * recipe['epochs'])
-        rng = random.Random(recipe['seed'])
         best = (sum(scores.values()) / len(scores), 0)
         history = [{'epoch': 0, 'validation': scores}]
         for epoch in range(1, recipe['epochs'] + 1):
@@ -154,7 +197,7 @@ def main():
                 best = (mean, epoch)
                 model.save(args.out, start)
         if best[1] == 0:
-            sys.exit('train_zh_queries: no epoch read the Chinese validation requests better than the shipped encoder')
+            sys.exit('train_reader: no epoch read the validation requests better than the shipped encoder')
     with open(os.path.join(args.out, 'training.json'), 'w', encoding='utf-8') as f:
         # The tool vectors it was trained against are this encoder's: a retrained encoder.bin
         # needs this one trained again (__test__/native/model.spec.ts checks the pairing).
