@@ -128,7 +128,7 @@ impl Blend {
                 QueryReading::Glossed => params.glossed_contextual_candidates,
             };
             let candidates = candidates(index, wanted, lexical, best_lexical, &table);
-            let cosines = transformer_similarity(vectors, &candidates, text, reading)?;
+            let cosines = transformer_similarity(vectors, &candidates, text)?;
             let placed = placed_under(
                 &cosines.iter().map(|cosine| cosine.unwrap_or(0.0)).collect::<Vec<_>>(),
                 params.contextual_floor,
@@ -316,13 +316,8 @@ fn candidates(index: &Index, wanted: usize, lexical: &Scores, best_lexical: f64,
 /// The transformer's cosine with the query of each candidate, by document (`None` off the
 /// candidates), its vector made now where the worker has not made it yet; `None` for a query it
 /// does not read (see [`crate::Contextual::embed_query`]).
-fn transformer_similarity(
-    vectors: &ToolVectors,
-    candidates: &[DocId],
-    text: &str,
-    reading: QueryReading,
-) -> Option<Vec<Option<f64>>> {
-    let query = vectors.model().embed_query(text, reading)?;
+fn transformer_similarity(vectors: &ToolVectors, candidates: &[DocId], text: &str) -> Option<Vec<Option<f64>>> {
+    let query = vectors.model().embed_query(text)?;
     work::add(Step::Similarity, candidates.len());
     let mut cosines = vec![None; vectors.len()];
     for &doc in candidates {

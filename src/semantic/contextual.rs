@@ -64,8 +64,9 @@ pub struct Contextual {
     passes: AtomicUsize,
 }
 
-/// A query, how it was read, and its vector (`None`: the transformer does not read it).
-type RememberedQuery = (Box<str>, QueryReading, Option<Arc<[f32]>>);
+/// A query's text (typed, or as the glossary reads it: one reader reads both) and its vector
+/// (`None`: the transformer does not read it).
+type RememberedQuery = (Box<str>, Option<Arc<[f32]>>);
 
 impl std::fmt::Debug for Contextual {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -127,10 +128,10 @@ impl Contextual {
     /// relevant tools in the top 5, where leaving them to the static table, which weighs each
     /// request, lost none.
     /// The query reader reads it, where there is one.
-    pub(crate) fn embed_query(&self, text: &str, reading: QueryReading) -> Option<Arc<[f32]>> {
+    pub(crate) fn embed_query(&self, text: &str) -> Option<Arc<[f32]>> {
         self.asked.fetch_add(1, Ordering::Relaxed);
         let lock = || self.queries.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((.., vector)) = lock().iter().find(|(query, read, _)| query.as_ref() == text && *read == reading) {
+        if let Some((_, vector)) = lock().iter().find(|(query, _)| query.as_ref() == text) {
             return vector.clone();
         }
         let encoder = self.reader.as_ref().unwrap_or(&self.encoder);
@@ -144,7 +145,7 @@ impl Contextual {
         if queries.len() == REMEMBERED_QUERIES {
             queries.pop_front();
         }
-        queries.push_back((text.into(), reading, vector.clone()));
+        queries.push_back((text.into(), vector.clone()));
         vector
     }
 

@@ -4,7 +4,6 @@
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
-use crate::semantic::QueryReading;
 use crate::semantic::{contextual_cosine as cosine, tool_text, MAX_TOKENS};
 use crate::{Contextual, Index, Model, Params, Searcher, SemanticModel};
 
@@ -46,7 +45,7 @@ fn once_in_place_the_transformer_orders_what_the_words_tie() {
     index.wait_for_vectors();
     let query = "pull request";
     let ranked = top(&index, query, 40);
-    let query_vector = ENCODER.embed_query(query, QueryReading::Typed).unwrap();
+    let query_vector = ENCODER.embed_query(query).unwrap();
     let mut analyzer = crate::Analyzer::new();
     let mut expected: Vec<(f64, String)> = crate::read_catalog(&catalog)
         .unwrap()
@@ -237,19 +236,17 @@ fn every_query_is_read_by_the_query_reader_where_there_is_one() {
     let text = "this pull request merge";
     let mut contextual = Contextual::from_file(&shipped("encoder.bin")).unwrap();
     let tool = contextual.embed(text);
-    let before = contextual.embed_query(text, QueryReading::Typed).unwrap();
+    let before = contextual.embed_query(text).unwrap();
     assert_eq!(*before, *tool, "without a reader, the tools' encoder reads queries");
     // A file that is not an encoder is refused, and the transformer goes on reading every query.
     let damaged = std::env::temp_dir().join(format!("dsh-tool-search-reader-{}.bin", std::process::id()));
     std::fs::write(&damaged, &std::fs::read(shipped("encoder-query.bin")).unwrap()[..4096]).unwrap();
     assert!(contextual.read_query_reader_from(&damaged).is_err());
     std::fs::remove_file(&damaged).unwrap();
-    assert_eq!(contextual.embed_query(text, QueryReading::Glossed).unwrap(), before);
-    // With the reader, typed and glossed queries are its, and a tool's vector is unchanged.
+    assert_eq!(contextual.embed_query(text).unwrap(), before);
+    // With the reader, queries are its (typed or glossed, a query is its text), and a tool's vector is unchanged.
     contextual.read_query_reader_from(&shipped("encoder-query.bin")).unwrap();
-    let typed = contextual.embed_query(text, QueryReading::Typed).unwrap();
-    assert_ne!(typed, before);
-    assert_eq!(contextual.embed_query(text, QueryReading::Glossed).unwrap(), typed);
+    assert_ne!(contextual.embed_query(text).unwrap(), before);
     assert_eq!(contextual.embed(text), tool);
 }
 
